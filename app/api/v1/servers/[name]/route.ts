@@ -1,0 +1,21 @@
+// GET · PATCH · DELETE /api/v1/servers/{name} — one server (secrets shown as set/unset only)
+import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+import { deleteServer, getServer, updateServer } from "@/lib/servers/registry";
+
+export const dynamic = "force-dynamic";
+
+type Params = { name: string };
+
+export const GET = apiRoute<Params>(async ({ db, tenant, params }) => ({
+  server: await getServer(db, { tenantId: tenant.id, name: params.name }),
+}));
+
+export const PATCH = apiRoute<Params>(async ({ req, db, tenant, params }) => ({
+  server: await updateServer(db, { tenantId: tenant.id, name: params.name, patch: await readJsonBody(req) }),
+}));
+
+export const DELETE = apiRoute<Params>(async ({ db, tenant, params }) => {
+  await deleteServer(db, { tenantId: tenant.id, name: params.name });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,13 @@
+// GET /api/v1/servers — list the workspace's servers · POST — register one
+import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+import { listServers, registerServer } from "@/lib/servers/registry";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute(async ({ db, tenant }) => ({ servers: await listServers(db, { tenantId: tenant.id }) }));
+
+export const POST = apiRoute(async ({ req, db, tenant }) => {
+  const server = await registerServer(db, { tenantId: tenant.id, input: await readJsonBody(req) });
+  return Response.json({ server }, { status: 201 });
+});

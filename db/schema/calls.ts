@@ -1,0 +1,80 @@
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { id, tenantId } from "./columns";
+
+export const callStatuses = [
+  "pending_approval",
+  "approved",
+  "denied",
+  "expired",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
+export type CallStatus = (typeof callStatuses)[number];
+
+/** The record of one tool call through executeToolCall. */
+export const calls = pgTable(
+  "calls",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    /** who asked: a principal id or an operator id (see requesterKind) */
+    requesterKind: text("requester_kind", { enum: ["principal", "operator"] }).notNull(),
+    requesterId: text("requester_id").notNull(),
+    serverId: text("server_id"),
+    toolName: text("tool_name").notNull(),
+    gatewayName: text("gateway_name").notNull(),
+    effect: text("effect").notNull(),
+    arguments: jsonb("arguments").$type<Record<string, unknown>>().notNull(),
+    status: text("status", { enum: callStatuses }).notNull(),
+    idempotencyKey: text("idempotency_key"),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    durationMs: integer("duration_ms"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("calls_tenant_created_idx").on(t.tenantId, t.createdAt),
+    uniqueIndex("calls_idempotency_key").on(t.tenantId, t.requesterId, t.idempotencyKey),
+  ],
+);
+
+/** One approval per gated call; decided exactly once by a conditional update. */
+export const approvals = pgTable(
+  "approvals",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    callId: text("call_id")
+      .notNull()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["pending", "approved", "denied", "expired"] })
+      .notNull()
+      .default("pending"),
+    reason: text("reason"),
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("approvals_call_key").on(t.callId), index("approvals_tenant_status_idx").on(t.tenantId, t.status)],
+);
+
+/** Append-only event log; the bigserial id is the SSE event id (monotonic). */
+export const events = pgTable(
+  "events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tenantId: tenantId(),
+    type: text("type").notNull(),
+    serverId: text("server_id"),
+    callId: text("call_id"),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("events_tenant_id_idx").on(t.tenantId, t.id)],
+);

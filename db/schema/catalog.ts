@@ -1,0 +1,69 @@
+import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { id, tenantId, timestamps } from "./columns";
+import { mcpServers } from "./servers";
+
+export const effectClasses = ["read", "write", "external-write", "destructive"] as const;
+export type EffectClass = (typeof effectClasses)[number];
+
+/** One discovered tool, with what an admin decided about it. */
+export const tools = pgTable(
+  "tools",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** `<server>__<tool>`, shortened with a hash suffix past 64 characters. */
+    gatewayName: text("gateway_name").notNull(),
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    definitionHash: text("definition_hash").notNull(),
+    /** null = never classified by an admin (enforced as external-write). */
+    effect: text("effect", { enum: effectClasses }),
+    approvalRule: text("approval_rule", { enum: ["by-effect", "always", "never"] })
+      .notNull()
+      .default("by-effect"),
+    enabled: boolean("enabled").notNull().default(true),
+    removedAt: timestamp("removed_at", { withTimezone: true }),
+    ...timestamps(),
+  },
+  (t) => [
+    uniqueIndex("tools_server_name_key").on(t.serverId, t.name),
+    index("tools_tenant_gateway_name_idx").on(t.tenantId, t.gatewayName),
+  ],
+);
+
+/** Resources, resource templates and prompts: data a server offers, never instructions. */
+export const catalogEntries = pgTable(
+  "catalog_entries",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["resource", "resource-template", "prompt"] }).notNull(),
+    key: text("key").notNull(),
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("catalog_entries_server_kind_key").on(t.serverId, t.kind, t.key)],
+);
+
+/** A hash over the full catalog of a server at one moment; a new row on every change. */
+export const catalogSnapshots = pgTable(
+  "catalog_snapshots",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    hash: text("hash").notNull(),
+    catalog: jsonb("catalog").$type<Record<string, unknown>>().notNull(),
+    diff: jsonb("diff").$type<Record<string, unknown>>(),
+    takenAt: timestamp("taken_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("catalog_snapshots_server_idx").on(t.serverId, t.takenAt)],
+);

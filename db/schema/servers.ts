@@ -1,0 +1,74 @@
+import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { id, tenantId, timestamps } from "./columns";
+
+/** A value is a literal or a reference resolved at connect time; see lib/servers/config-schema.ts. */
+export type StoredValue = string | { secret: string } | { fromEnv: string };
+export type StoredAuth =
+  | { type: "none" }
+  | { type: "bearer"; credential: StoredValue }
+  | { type: "api_key"; headerName: string; credential: StoredValue }
+  | { type: "custom_header"; headerName: string; credential: StoredValue }
+  | { type: "oauth"; clientId?: string; scopes?: string[] };
+
+/** A registered MCP server: how to reach it. Runtime state lives in server_status. */
+export const mcpServers = pgTable(
+  "mcp_servers",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    name: text("name").notNull(),
+    displayName: text("display_name"),
+    description: text("description"),
+    transport: text("transport", { enum: ["stdio", "streamable-http", "sse"] }).notNull(),
+    command: text("command"),
+    args: jsonb("args").$type<string[]>().notNull().default([]),
+    cwd: text("cwd"),
+    env: jsonb("env").$type<Record<string, StoredValue>>().notNull().default({}),
+    url: text("url"),
+    headers: jsonb("headers").$type<Record<string, StoredValue>>().notNull().default({}),
+    auth: jsonb("auth").$type<StoredAuth>().notNull().default({ type: "none" }),
+    enabled: boolean("enabled").notNull().default(true),
+    connectTimeoutMs: integer("connect_timeout_ms").notNull().default(10_000),
+    callTimeoutMs: integer("call_timeout_ms").notNull().default(30_000),
+    healthIntervalSeconds: integer("health_interval_seconds").notNull().default(60),
+    ...timestamps(),
+  },
+  (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],
+);
+
+export type McpServer = typeof mcpServers.$inferSelect;
+export type NewMcpServer = typeof mcpServers.$inferInsert;
+
+/** Last known connection state per server, written by the connection pool. */
+export const serverStatus = pgTable("server_status", {
+  serverId: text("server_id")
+    .primaryKey()
+    .references(() => mcpServers.id, { onDelete: "cascade" }),
+  tenantId: tenantId(),
+  state: text("state", {
+    enum: ["disconnected", "connecting", "ready", "degraded", "crash-loop", "disabled"],
+  })
+    .notNull()
+    .default("disconnected"),
+  lastError: text("last_error"),
+  lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+  exitCode: integer("exit_code"),
+  exitSignal: text("exit_signal"),
+  stderrTail: text("stderr_tail"),
+  serverInfo: jsonb("server_info").$type<Record<string, unknown>>(),
+  capabilities: jsonb("capabilities").$type<Record<string, unknown>>(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Health probe history (on demand and periodic). */
+export const healthChecks = pgTable("health_checks", {
+  id: id(),
+  tenantId: tenantId(),
+  serverId: text("server_id")
+    .notNull()
+    .references(() => mcpServers.id, { onDelete: "cascade" }),
+  ok: boolean("ok").notNull(),
+  latencyMs: integer("latency_ms"),
+  error: text("error"),
+  checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+});

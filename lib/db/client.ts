@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "@/db/schema";
+import { acquireDataDirLock } from "./data-dir-lock";
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type DatabaseDriver = "pglite" | "postgres";
+
+export type DatabaseHandle = {
+  db: Database;
+  driver: DatabaseDriver;
+  /** The raw client, for LISTEN/NOTIFY and snapshots; services use `db`. */
+  client: PGlite | postgres.Sql;
+  close(): Promise<void>;
+};
+
+export type OpenDatabaseOptions =
+  | { driver: "postgres"; url: string }
+  /** dataDir undefined = in memory; loadDataDir starts from a dumped snapshot (tests). */
+  | { driver: "pglite"; dataDir?: string; loadDataDir?: Blob | File };
+
+const MIGRATION_LOCK_ID = 727_274;
+const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+
+/** Opens and migrates a database. Callers own the handle; the app's handle lives in ./process-db. */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.driver === "postgres") return openPostgres(options.url);
+  return openPglite(options.dataDir, options.loadDataDir);
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const client = postgres(url, { max: 10, onnotice: () => {} });
+  const db = drizzlePostgres(client, { schema }) as unknown as Database;
+  try {
+    // Several Switchboard processes may start at once on one server: migrate one at a time.
+    const lock = await client.reserve();
+    try {
+      await lock`select pg_advisory_lock(${MIGRATION_LOCK_ID})`;
+      await migratePostgres(drizzlePostgres(client), { migrationsFolder });
+    } finally {
+      await lock`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`.catch(() => {});
+      lock.release();
+    }
+  } catch (error) {
+    await client.end({ timeout: 1 });
+    throw new Error(`Could not prepare the PostgreSQL database: ${(error as Error).message}`, { cause: error });
+  }
+  return { db, driver: "postgres", client, close: () => client.end({ timeout: 5 }) };
+}
+
+async function openPglite(dataDir: string | undefined, loadDataDir: Blob | File | undefined) {
+  let releaseLock = () => {};
+  if (dataDir) {
+    fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    releaseLock = acquireDataDirLock(dataDir);
+  }
+  try {
+    const client = new PGlite(dataDir ? path.join(dataDir, "pgdata") : undefined, { loadDataDir });
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    await migratePglite(drizzlePglite(client), { migrationsFolder });
+    return {
+      db,
+      driver: "pglite" as const,
+      client,
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}

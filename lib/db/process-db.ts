@@ -1,0 +1,43 @@
+import type { Tenant } from "@/db/schema";
+import { readEnv } from "@/lib/env";
+import { bootstrapDatabase } from "@/lib/runtime/bootstrap";
+import { type DatabaseHandle, openDatabase } from "./client";
+
+export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
+
+/**
+ * The process's one database handle. It lives on globalThis so Next.js dev reloads and the
+ * separate route bundles share it instead of opening the PGlite folder twice.
+ */
+const state = globalThis as typeof globalThis & { __switchboardDb?: Promise<ProcessDatabase> };
+
+export function getDatabase(): Promise<ProcessDatabase> {
+  if (!state.__switchboardDb) {
+    const env = readEnv();
+    state.__switchboardDb = openDatabase(
+      env.databaseUrl ? { driver: "postgres", url: env.databaseUrl } : { driver: "pglite", dataDir: env.dataDir },
+    ).then((handle) => withBootstrap(handle, env.seedDemoServers));
+    // A failed open must not be cached forever: the next request tries again.
+    state.__switchboardDb.catch(() => {
+      state.__switchboardDb = undefined;
+    });
+  }
+  return state.__switchboardDb;
+}
+
+/** Tests point the process at a database they opened themselves. */
+export async function setProcessDatabase(handle: DatabaseHandle, options = { seedDemoServers: false }) {
+  const ready = await withBootstrap(handle, options.seedDemoServers);
+  state.__switchboardDb = Promise.resolve(ready);
+  return ready;
+}
+
+async function withBootstrap(handle: DatabaseHandle, seedDemoServers: boolean): Promise<ProcessDatabase> {
+  try {
+    const defaultTenant = await bootstrapDatabase(handle.db, { seedDemoServers });
+    return Object.assign(handle, { defaultTenant });
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+/** The one error type services throw. Each boundary (HTTP, server action, MCP) converts it once. */
+export const errorStatus = {
+  validation: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  policy_denied: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  approval_required: 202,
+  upstream_error: 502,
+  upstream_unavailable: 503,
+  timeout: 504,
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+export type FieldErrors = Record<string, string[]>;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly fieldErrors: FieldErrors | undefined;
+
+  constructor(code: ErrorCode, message: string, options?: { fieldErrors?: FieldErrors; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.fieldErrors = options?.fieldErrors;
+  }
+
+  get status(): number {
+    return errorStatus[this.code];
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+export const notFound = (what: string) => new AppError("not_found", `${what} was not found.`);

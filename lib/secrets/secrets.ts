@@ -1,0 +1,106 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import { secrets } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { decryptSecret, encryptSecret, loadSecretKey } from "./encryption";
+
+export const secretNameSchema = z
+  .string({ error: "A secret name is required." })
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, {
+    error: "Secret names use letters, digits, dots, dashes and underscores (at most 100 characters).",
+  });
+
+export const putSecretSchema = z
+  .object({
+    value: z
+      .string({ error: "value is required and must be a string." })
+      .min(1, { error: "value must not be empty." })
+      .max(65_536, { error: "value is longer than 64 KiB." }),
+  })
+  .strict();
+
+export type SecretSummary = { name: string; createdAt: string; updatedAt: string };
+
+let cachedKey: Buffer | undefined;
+function secretKey(): Buffer {
+  if (!cachedKey) {
+    const env = readEnv();
+    cachedKey = loadSecretKey({ secretKey: env.secretKey, dataDir: env.dataDir });
+  }
+  return cachedKey;
+}
+
+const aad = (tenantId: string, name: string) => `${tenantId}/${name}`;
+
+/** Writes (or replaces) a secret. Returns only its name and times: a value never comes back out. */
+export async function putSecret(
+  db: Database,
+  params: { tenantId: string; name: string; value: string },
+): Promise<SecretSummary & { created: boolean }> {
+  const ciphertext = encryptSecret(secretKey(), params.value, aad(params.tenantId, params.name));
+  const [row] = await db
+    .insert(secrets)
+    .values({ tenantId: params.tenantId, name: params.name, ciphertext })
+    .onConflictDoUpdate({
+      target: [secrets.tenantId, secrets.name],
+      set: { ciphertext, updatedAt: sql`now()` },
+    })
+    .returning({
+      name: secrets.name,
+      createdAt: secrets.createdAt,
+      updatedAt: secrets.updatedAt,
+      // xmax = 0 only for a freshly inserted row
+      created: sql<boolean>`(xmax = 0)`,
+    });
+  if (!row) throw new AppError("internal", "The secret could not be stored.");
+  return {
+    name: row.name,
+    created: row.created,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export async function listSecrets(db: Database, params: { tenantId: string }): Promise<SecretSummary[]> {
+  const rows = await db
+    .select({ name: secrets.name, createdAt: secrets.createdAt, updatedAt: secrets.updatedAt })
+    .from(secrets)
+    .where(eq(secrets.tenantId, params.tenantId))
+    .orderBy(secrets.name);
+  return rows.map((r) => ({ name: r.name, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+}
+
+/** Which of these names are set in the tenant (for "set/unset" displays). */
+export async function findSetSecretNames(
+  db: Database,
+  params: { tenantId: string; names: string[] },
+): Promise<Set<string>> {
+  if (params.names.length === 0) return new Set();
+  const rows = await db
+    .select({ name: secrets.name })
+    .from(secrets)
+    .where(and(eq(secrets.tenantId, params.tenantId), inArray(secrets.name, params.names)));
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Server side only, at connect time. Never return this from a route or pass it to a page. */
+export async function readSecretValue(
+  db: Database,
+  params: { tenantId: string; name: string },
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ ciphertext: secrets.ciphertext })
+    .from(secrets)
+    .where(and(eq(secrets.tenantId, params.tenantId), eq(secrets.name, params.name)));
+  return row ? decryptSecret(secretKey(), row.ciphertext, aad(params.tenantId, params.name)) : undefined;
+}
+
+export async function deleteSecret(db: Database, params: { tenantId: string; name: string }): Promise<void> {
+  const deleted = await db
+    .delete(secrets)
+    .where(and(eq(secrets.tenantId, params.tenantId), eq(secrets.name, params.name)))
+    .returning({ name: secrets.name });
+  if (deleted.length === 0) throw new AppError("not_found", `There is no secret named "${params.name}".`);
+}

@@ -1,0 +1,136 @@
+import { and, eq } from "drizzle-orm";
+import { type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { AppError } from "@/lib/errors";
+import { findSetSecretNames } from "@/lib/secrets/secrets";
+import { parseOrThrow } from "@/lib/validation";
+import { type ServerConfig, serverConfigSchema, serverPatchSchema } from "./config-schema";
+import { type ServerDto, secretNamesOf, toServerDto } from "./server-dto";
+
+type TenantScope = { tenantId: string };
+
+export async function listServers(db: Database, { tenantId }: TenantScope): Promise<ServerDto[]> {
+  const rows = await db
+    .select({ server: mcpServers, status: { state: serverStatus.state, lastError: serverStatus.lastError } })
+    .from(mcpServers)
+    .leftJoin(serverStatus, eq(serverStatus.serverId, mcpServers.id))
+    .where(eq(mcpServers.tenantId, tenantId))
+    .orderBy(mcpServers.name);
+  const setSecrets = await findSetSecretNames(db, {
+    tenantId,
+    names: rows.flatMap((r) => secretNamesOf(r.server)),
+  });
+  return rows.map((r) => toServerDto(r.server, { setSecrets, status: r.status ?? undefined }));
+}
+
+export async function getServer(db: Database, params: TenantScope & { name: string }): Promise<ServerDto> {
+  const [row] = await db
+    .select({ server: mcpServers, status: { state: serverStatus.state, lastError: serverStatus.lastError } })
+    .from(mcpServers)
+    .leftJoin(serverStatus, eq(serverStatus.serverId, mcpServers.id))
+    .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)));
+  if (!row) throw serverNotFound(params.name);
+  const setSecrets = await findSetSecretNames(db, { tenantId: params.tenantId, names: secretNamesOf(row.server) });
+  return toServerDto(row.server, { setSecrets, status: row.status ?? undefined });
+}
+
+export async function registerServer(db: Database, params: TenantScope & { input: unknown }): Promise<ServerDto> {
+  const config = parseOrThrow(serverConfigSchema, params.input, "The server configuration");
+  const [row] = await db
+    .insert(mcpServers)
+    .values({ tenantId: params.tenantId, ...toColumns(config) })
+    .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
+    .returning({ name: mcpServers.name });
+  if (!row) throw nameTaken(config.name);
+  return getServer(db, { tenantId: params.tenantId, name: row.name });
+}
+
+/** PATCH: the stored configuration merged with the given fields, validated as a whole. */
+export async function updateServer(
+  db: Database,
+  params: TenantScope & { name: string; patch: unknown },
+): Promise<ServerDto> {
+  const patch = parseOrThrow(serverPatchSchema, params.patch, "The update");
+  const current = await getServerRowOrThrow(db, params);
+  const base = toConfigInput(current);
+  const transportChanged = patch.transport !== undefined && patch.transport !== current.transport;
+  const merged = { ...(transportChanged ? commonPart(base) : base), ...patch };
+  const config = parseOrThrow(serverConfigSchema, merged, "The server configuration");
+  try {
+    await db
+      .update(mcpServers)
+      .set({ ...toColumns(config), updatedAt: new Date() })
+      .where(eq(mcpServers.id, current.id));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw nameTaken(config.name);
+    throw error;
+  }
+  return getServer(db, { tenantId: params.tenantId, name: config.name });
+}
+
+export async function deleteServer(db: Database, params: TenantScope & { name: string }): Promise<void> {
+  const deleted = await db
+    .delete(mcpServers)
+    .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)))
+    .returning({ id: mcpServers.id });
+  if (deleted.length === 0) throw serverNotFound(params.name);
+}
+
+export async function getServerRowOrThrow(db: Database, params: TenantScope & { name: string }): Promise<McpServer> {
+  const [row] = await db
+    .select()
+    .from(mcpServers)
+    .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)));
+  if (!row) throw serverNotFound(params.name);
+  return row;
+}
+
+const serverNotFound = (name: string) => new AppError("not_found", `There is no server named "${name}".`);
+const nameTaken = (name: string) =>
+  new AppError("conflict", `A server named "${name}" already exists. Pick another name or edit that server.`, {
+    fieldErrors: { name: ["This name is already taken."] },
+  });
+
+type ColumnValues = Omit<NewMcpServer, "id" | "tenantId" | "createdAt" | "updatedAt">;
+
+function toColumns(config: ServerConfig): ColumnValues {
+  const common = {
+    name: config.name,
+    displayName: config.displayName,
+    description: config.description,
+    transport: config.transport,
+    enabled: config.enabled,
+    connectTimeoutMs: config.connectTimeoutMs,
+    callTimeoutMs: config.callTimeoutMs,
+    healthIntervalSeconds: config.healthIntervalSeconds,
+  };
+  if (config.transport === "stdio") {
+    const { command, args, cwd, env } = config;
+    return { ...common, command, args, cwd, env, url: null, headers: {}, auth: { type: "none" } };
+  }
+  const { url, headers, auth } = config;
+  return { ...common, url, headers, auth, command: null, args: [], cwd: null, env: {} };
+}
+
+function commonPart(input: Record<string, unknown>) {
+  const { command, args, cwd, env, url, headers, auth, ...common } = input;
+  return common;
+}
+
+/** The stored row in the request shape, so a PATCH can be validated like a registration. */
+function toConfigInput(row: McpServer): Record<string, unknown> {
+  const common = {
+    name: row.name,
+    displayName: row.displayName,
+    description: row.description,
+    transport: row.transport,
+    enabled: row.enabled,
+    connectTimeoutMs: row.connectTimeoutMs,
+    callTimeoutMs: row.callTimeoutMs,
+    healthIntervalSeconds: row.healthIntervalSeconds,
+  };
+  return row.transport === "stdio"
+    ? { ...common, command: row.command, args: row.args, cwd: row.cwd, env: row.env }
+    : { ...common, url: row.url, headers: row.headers, auth: row.auth };
+}

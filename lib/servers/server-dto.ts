@@ -1,0 +1,78 @@
+import type { McpServer, StoredAuth, StoredValue } from "@/db/schema";
+import type { Transport } from "./config-schema";
+
+/** A value as shown to people and scripts: literals as they are, references with set/unset only. */
+export type ValueView = string | { secret: string; isSet: boolean } | { fromEnv: string; isSet: boolean };
+
+export type ServerDto = {
+  id: string;
+  name: string;
+  displayName: string | null;
+  description: string | null;
+  transport: Transport;
+  /** What the server points at, for lists: the command line or the URL. */
+  target: string;
+  command: string | null;
+  args: string[];
+  cwd: string | null;
+  env: Record<string, ValueView>;
+  url: string | null;
+  headers: Record<string, ValueView>;
+  auth: { type: StoredAuth["type"]; headerName?: string; credential?: ValueView };
+  enabled: boolean;
+  connectTimeoutMs: number;
+  callTimeoutMs: number;
+  healthIntervalSeconds: number;
+  /** Connection state; "unknown" until the connection pool reports one. */
+  status: string;
+  lastError: string | null;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export function secretNamesOf(row: Pick<McpServer, "env" | "headers" | "auth">): string[] {
+  const values = [...Object.values(row.env), ...Object.values(row.headers)];
+  if ("credential" in row.auth) values.push(row.auth.credential);
+  return values.flatMap((v) => (typeof v === "object" && "secret" in v ? [v.secret] : []));
+}
+
+export function toServerDto(
+  row: McpServer,
+  context: { setSecrets: Set<string>; status?: { state: string; lastError: string | null } },
+): ServerDto {
+  const view = (value: StoredValue): ValueView => {
+    if (typeof value === "string") return value;
+    if ("secret" in value) return { secret: value.secret, isSet: context.setSecrets.has(value.secret) };
+    return { fromEnv: value.fromEnv, isSet: process.env[value.fromEnv] !== undefined };
+  };
+  const viewAll = (record: Record<string, StoredValue>) =>
+    Object.fromEntries(Object.entries(record).map(([k, v]) => [k, view(v)]));
+  const auth = row.auth;
+  return {
+    id: row.id,
+    name: row.name,
+    displayName: row.displayName,
+    description: row.description,
+    transport: row.transport,
+    target: row.transport === "stdio" ? [row.command ?? "", ...row.args].join(" ") : (row.url ?? ""),
+    command: row.command,
+    args: row.args,
+    cwd: row.cwd,
+    env: viewAll(row.env),
+    url: row.url,
+    headers: viewAll(row.headers),
+    auth: {
+      type: auth.type,
+      ...("headerName" in auth ? { headerName: auth.headerName } : {}),
+      ...("credential" in auth ? { credential: view(auth.credential) } : {}),
+    },
+    enabled: row.enabled,
+    connectTimeoutMs: row.connectTimeoutMs,
+    callTimeoutMs: row.callTimeoutMs,
+    healthIntervalSeconds: row.healthIntervalSeconds,
+    status: row.enabled ? (context.status?.state ?? "unknown") : "disabled",
+    lastError: context.status?.lastError ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,29 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  resolve: { alias: { "@": root } },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["tests/fixtures/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // PGlite instances are ~700 MB each and the machine has 2 cores: keep files in a small pool.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
