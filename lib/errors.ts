@@ -39,3 +39,20 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 export const notFound = (what: string) => new AppError("not_found", `${what} was not found.`);
+
+export type ErrorBody = { code: ErrorCode; message: string; fieldErrors?: FieldErrors };
+
+/** Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL). */
+export function toAppError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  console.error("[switchboard] unexpected error", error);
+  return new AppError("internal", "Something went wrong on the server. The error has been logged.");
+}
+
+export function toErrorBody(error: AppError): ErrorBody {
+  return {
+    code: error.code,
+    message: error.message,
+    ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+  };
+}

@@ -22,9 +22,9 @@ export function validationError(error: z.ZodError, subject = "The request"): App
   const message =
     fields.length === 0
       ? `${subject} is invalid: ${first ?? "unexpected shape"}`
-      : `${subject} has ${fields.length === 1 ? "an invalid field" : `${fields.length} invalid fields`}: ${fields
-          .map((f) => `${f} (${fieldErrors[f]?.[0]})`)
-          .join("; ")}`;
+      : `${subject} has ${fields.length === 1 ? "a problem" : `${fields.length} problems`}: ${fields
+          .map((f) => `${f} — ${fieldErrors[f]?.[0]}`)
+          .join(" ")}`;
   return new AppError("validation", message, { fieldErrors });
 }
 

@@ -61,7 +61,10 @@ export const approvals = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("approvals_call_key").on(t.callId), index("approvals_tenant_status_idx").on(t.tenantId, t.status)],
+  (t) => [
+    uniqueIndex("approvals_call_key").on(t.callId),
+    index("approvals_tenant_status_idx").on(t.tenantId, t.status),
+  ],
 );
 
 /** Append-only event log; the bigserial id is the SSE event id (monotonic). */

@@ -50,7 +50,9 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     }
   } catch (error) {
     await client.end({ timeout: 1 });
-    throw new Error(`Could not prepare the PostgreSQL database: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Could not prepare the PostgreSQL database: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   return { db, driver: "postgres", client, close: () => client.end({ timeout: 5 }) };
 }

@@ -15,7 +15,9 @@ export function getDatabase(): Promise<ProcessDatabase> {
   if (!state.__switchboardDb) {
     const env = readEnv();
     state.__switchboardDb = openDatabase(
-      env.databaseUrl ? { driver: "postgres", url: env.databaseUrl } : { driver: "pglite", dataDir: env.dataDir },
+      env.databaseUrl
+        ? { driver: "postgres", url: env.databaseUrl }
+        : { driver: "pglite", dataDir: env.dataDir },
     ).then((handle) => withBootstrap(handle, env.seedDemoServers));
     // A failed open must not be cached forever: the next request tries again.
     state.__switchboardDb.catch(() => {

@@ -1,7 +1,7 @@
 import type { Tenant } from "@/db/schema";
 import type { Database, DatabaseDriver } from "@/lib/db/client";
 import { getDatabase } from "@/lib/db/process-db";
-import { AppError, isAppError } from "@/lib/errors";
+import { toAppError, toErrorBody } from "@/lib/errors";
 
 export type ApiContext<P> = {
   req: Request;
@@ -18,7 +18,9 @@ type RouteArgs<P> = { params: Promise<P> };
  * runs the handler, and turns any error into the JSON error shape of API.md. A handler returns
  * a Response, or data that becomes a 200 JSON body.
  */
-export function apiRoute<P = Record<string, never>>(handler: (ctx: ApiContext<P>) => Promise<Response | unknown>) {
+export function apiRoute<P = Record<string, never>>(
+  handler: (ctx: ApiContext<P>) => Promise<Response | unknown>,
+) {
   return async (req: Request, args: RouteArgs<P>): Promise<Response> => {
     try {
       const { db, driver, defaultTenant } = await getDatabase();
@@ -31,19 +33,6 @@ export function apiRoute<P = Record<string, never>>(handler: (ctx: ApiContext<P>
 }
 
 export function errorResponse(error: unknown): Response {
-  const appError = isAppError(error) ? error : maskUnexpected(error);
-  const body = {
-    error: {
-      code: appError.code,
-      message: appError.message,
-      ...(appError.fieldErrors ? { fieldErrors: appError.fieldErrors } : {}),
-    },
-  };
-  return Response.json(body, { status: appError.status });
-}
-
-function maskUnexpected(error: unknown): AppError {
-  // Logged for operators; the caller gets no internals (they may hold paths or SQL).
-  console.error("[switchboard] unexpected error", error);
-  return new AppError("internal", "Something went wrong on the server. The error has been logged.");
+  const appError = toAppError(error);
+  return Response.json({ error: toErrorBody(appError) }, { status: appError.status });
 }

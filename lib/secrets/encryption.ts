@@ -25,7 +25,8 @@ export function loadSecretKey(options: { secretKey: string | undefined; dataDir:
     return key;
   } catch (error) {
     // Another process won the race: use its key.
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return parseKey(fs.readFileSync(keyPath, "utf8").trim());
+    if ((error as NodeJS.ErrnoException).code === "EEXIST")
+      return parseKey(fs.readFileSync(keyPath, "utf8").trim());
     throw error;
   }
 }
@@ -54,5 +55,7 @@ export function decryptSecret(key: Buffer, ciphertext: string, associatedData: s
   const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
   decipher.setAAD(Buffer.from(associatedData));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+  return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString(
+    "utf8",
+  );
 }

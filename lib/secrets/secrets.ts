@@ -69,7 +69,11 @@ export async function listSecrets(db: Database, params: { tenantId: string }): P
     .from(secrets)
     .where(eq(secrets.tenantId, params.tenantId))
     .orderBy(secrets.name);
-  return rows.map((r) => ({ name: r.name, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
+  return rows.map((r) => ({
+    name: r.name,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
 }
 
 /** Which of these names are set in the tenant (for "set/unset" displays). */

@@ -9,7 +9,8 @@ import { secretNameSchema } from "@/lib/secrets/secrets";
 export const serverNameSchema = z
   .string({ error: "name is required." })
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, {
-    error: "Use 1–40 lowercase letters, digits and dashes, starting and ending with a letter or digit (e.g. github-tools).",
+    error:
+      "Use 1–40 lowercase letters, digits and dashes, starting and ending with a letter or digit (e.g. github-tools).",
   })
   .refine((name) => !name.includes("--") && name !== "switchboard", {
     error: "This name is reserved or contains a double dash; pick another.",
@@ -58,8 +59,16 @@ const authSchema = z.discriminatedUnion(
   [
     z.strictObject({ type: z.literal("none") }),
     z.strictObject({ type: z.literal("bearer"), credential: valueSchema }),
-    z.strictObject({ type: z.literal("api_key"), headerName: headerNameSchema.default("X-API-Key"), credential: valueSchema }),
-    z.strictObject({ type: z.literal("custom_header"), headerName: headerNameSchema, credential: valueSchema }),
+    z.strictObject({
+      type: z.literal("api_key"),
+      headerName: headerNameSchema.default("X-API-Key"),
+      credential: valueSchema,
+    }),
+    z.strictObject({
+      type: z.literal("custom_header"),
+      headerName: headerNameSchema,
+      credential: valueSchema,
+    }),
     z.strictObject({
       type: z.literal("oauth"),
       clientId: z.string().max(512).optional(),
@@ -125,9 +134,13 @@ const httpFields = {
 const streamableHttpSchema = z.strictObject({ ...httpFields, transport: z.literal("streamable-http") });
 const sseSchema = z.strictObject({ ...httpFields, transport: z.literal("sse") });
 
-export const serverConfigSchema = z.discriminatedUnion("transport", [stdioSchema, streamableHttpSchema, sseSchema], {
-  error: "transport is required: stdio, streamable-http or sse.",
-});
+export const serverConfigSchema = z.discriminatedUnion(
+  "transport",
+  [stdioSchema, streamableHttpSchema, sseSchema],
+  {
+    error: "transport is required: stdio, streamable-http or sse.",
+  },
+);
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;
 export type ServerConfigInput = z.input<typeof serverConfigSchema>;
@@ -135,4 +148,6 @@ export type Transport = ServerConfig["transport"];
 export const transports = ["stdio", "streamable-http", "sse"] as const satisfies readonly Transport[];
 
 /** PATCH bodies: any subset of the fields; the merged result is validated as a whole. */
-export const serverPatchSchema = z.record(z.string(), z.unknown(), { error: "The body must be a JSON object." });
+export const serverPatchSchema = z.record(z.string(), z.unknown(), {
+  error: "The body must be a JSON object.",
+});

@@ -31,11 +31,17 @@ export async function getServer(db: Database, params: TenantScope & { name: stri
     .leftJoin(serverStatus, eq(serverStatus.serverId, mcpServers.id))
     .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)));
   if (!row) throw serverNotFound(params.name);
-  const setSecrets = await findSetSecretNames(db, { tenantId: params.tenantId, names: secretNamesOf(row.server) });
+  const setSecrets = await findSetSecretNames(db, {
+    tenantId: params.tenantId,
+    names: secretNamesOf(row.server),
+  });
   return toServerDto(row.server, { setSecrets, status: row.status ?? undefined });
 }
 
-export async function registerServer(db: Database, params: TenantScope & { input: unknown }): Promise<ServerDto> {
+export async function registerServer(
+  db: Database,
+  params: TenantScope & { input: unknown },
+): Promise<ServerDto> {
   const config = parseOrThrow(serverConfigSchema, params.input, "The server configuration");
   const [row] = await db
     .insert(mcpServers)
@@ -77,7 +83,10 @@ export async function deleteServer(db: Database, params: TenantScope & { name: s
   if (deleted.length === 0) throw serverNotFound(params.name);
 }
 
-export async function getServerRowOrThrow(db: Database, params: TenantScope & { name: string }): Promise<McpServer> {
+export async function getServerRowOrThrow(
+  db: Database,
+  params: TenantScope & { name: string },
+): Promise<McpServer> {
   const [row] = await db
     .select()
     .from(mcpServers)
@@ -88,9 +97,13 @@ export async function getServerRowOrThrow(db: Database, params: TenantScope & { 
 
 const serverNotFound = (name: string) => new AppError("not_found", `There is no server named "${name}".`);
 const nameTaken = (name: string) =>
-  new AppError("conflict", `A server named "${name}" already exists. Pick another name or edit that server.`, {
-    fieldErrors: { name: ["This name is already taken."] },
-  });
+  new AppError(
+    "conflict",
+    `A server named "${name}" already exists. Pick another name or edit that server.`,
+    {
+      fieldErrors: { name: ["This name is already taken."] },
+    },
+  );
 
 type ColumnValues = Omit<NewMcpServer, "id" | "tenantId" | "createdAt" | "updatedAt">;
 

@@ -72,7 +72,11 @@ describe.each(drivers)("server registry on %s", (driver) => {
   });
 
   it("patches fields, switches transport and keeps the result valid", async () => {
-    const patched = await updateServer(handle.db, { tenantId, name: "local", patch: { enabled: false, args: ["b.js"] } });
+    const patched = await updateServer(handle.db, {
+      tenantId,
+      name: "local",
+      patch: { enabled: false, args: ["b.js"] },
+    });
     expect(patched).toMatchObject({ enabled: false, args: ["b.js"], command: "node", status: "disabled" });
 
     const switched = await updateServer(handle.db, {
@@ -94,7 +98,10 @@ describe.each(drivers)("server registry on %s", (driver) => {
   });
 
   it("renames only to a free name", async () => {
-    await expectAppError(updateServer(handle.db, { tenantId, name: "remote", patch: { name: "local" } }), "conflict");
+    await expectAppError(
+      updateServer(handle.db, { tenantId, name: "remote", patch: { name: "local" } }),
+      "conflict",
+    );
     const renamed = await updateServer(handle.db, { tenantId, name: "remote", patch: { name: "remote-2" } });
     expect(renamed.name).toBe("remote-2");
   });

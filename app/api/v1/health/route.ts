@@ -1,7 +1,7 @@
 // GET /api/v1/health — liveness: is the process up and its database reachable (no auth)
 import { sql } from "drizzle-orm";
-import packageJson from "@/package.json";
 import { apiRoute } from "@/lib/http/api-route";
+import packageJson from "@/package.json";
 
 export const dynamic = "force-dynamic";
 

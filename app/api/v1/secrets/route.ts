@@ -4,4 +4,6 @@ import { listSecrets } from "@/lib/secrets/secrets";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ db, tenant }) => ({ secrets: await listSecrets(db, { tenantId: tenant.id }) }));
+export const GET = apiRoute(async ({ db, tenant }) => ({
+  secrets: await listSecrets(db, { tenantId: tenant.id }),
+}));

@@ -5,7 +5,9 @@ import { listServers, registerServer } from "@/lib/servers/registry";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ db, tenant }) => ({ servers: await listServers(db, { tenantId: tenant.id }) }));
+export const GET = apiRoute(async ({ db, tenant }) => ({
+  servers: await listServers(db, { tenantId: tenant.id }),
+}));
 
 export const POST = apiRoute(async ({ req, db, tenant }) => {
   const server = await registerServer(db, { tenantId: tenant.id, input: await readJsonBody(req) });

@@ -1,0 +1,33 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ServerForm } from "@/components/servers/server-form";
+import { PageHeader } from "@/components/ui/page-header";
+import { getDatabase } from "@/lib/db/process-db";
+import { isAppError } from "@/lib/errors";
+import { getServer } from "@/lib/servers/registry";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ name: string }> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  return { title: `Edit ${(await params).name}` };
+}
+
+export default async function EditServerPage({ params }: Props) {
+  const { name } = await params;
+  const { db, defaultTenant } = await getDatabase();
+  const server = await getServer(db, { tenantId: defaultTenant.id, name }).catch((error: unknown) => {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    throw error;
+  });
+  return (
+    <>
+      <PageHeader
+        title={`Edit ${server.displayName ?? server.name}`}
+        description={<code className="font-mono">{server.name}</code>}
+      />
+      <ServerForm server={server} />
+    </>
+  );
+}

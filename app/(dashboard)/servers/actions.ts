@@ -1,0 +1,35 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
+import type { ServerDto } from "@/lib/servers/server-dto";
+import { parseOrThrow } from "@/lib/validation";
+
+const nameParam = z.string().min(1).max(100);
+
+// Inputs are `unknown` on purpose: the service validates them with the same zod schema as the REST API.
+
+export async function createServerAction(input: unknown): Promise<ActionResult<ServerDto>> {
+  const result = await runAction(({ db, tenant }) => registerServer(db, { tenantId: tenant.id, input }));
+  if (result.ok) revalidatePath("/servers");
+  return result;
+}
+
+export async function updateServerAction(name: string, patch: unknown): Promise<ActionResult<ServerDto>> {
+  const result = await runAction(({ db, tenant }) =>
+    updateServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name"), patch }),
+  );
+  if (result.ok) revalidatePath("/servers");
+  return result;
+}
+
+export async function deleteServerAction(name: string): Promise<ActionResult<null>> {
+  const result = await runAction(async ({ db, tenant }) => {
+    await deleteServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") });
+    return null;
+  });
+  if (result.ok) revalidatePath("/servers");
+  return result;
+}

@@ -1,0 +1,105 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Alert } from "@/components/ui/alert";
+import { Badge } from "@/components/ui/badge";
+import { ButtonLink } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { DeleteServerButton } from "./delete-server-button";
+import { serversListQuery } from "./server-queries";
+import { ServerStatusBadge, transportLabels } from "./server-status-badge";
+
+export function ServersTable() {
+  const { data: servers, error, isPending } = useQuery(serversListQuery());
+
+  if (isPending) return <p className="text-sm text-slate-500">Loading servers…</p>;
+  if (error) return <Alert title="Could not load servers">{error.message}</Alert>;
+  if (servers.length === 0) {
+    return (
+      <EmptyState
+        title="No MCP servers yet"
+        action={<ButtonLink href="/servers/new">Add your first server</ButtonLink>}
+      >
+        Register a server that speaks MCP over stdio, Streamable HTTP or SSE. Switchboard keeps its
+        configuration, and its secrets by reference only.
+      </EmptyState>
+    );
+  }
+
+  return (
+    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full divide-y divide-slate-200 text-sm">
+        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
+          <tr>
+            <th scope="col" className="px-4 py-3">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Transport
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Target
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Enabled
+            </th>
+            <th scope="col" className="px-4 py-3">
+              Status
+            </th>
+            <th scope="col" className="px-4 py-3">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {servers.map((server) => (
+            <tr key={server.id} data-testid={`server-row-${server.name}`} className="hover:bg-slate-50/60">
+              <td className="px-4 py-3 align-top">
+                <Link
+                  href={`/servers/${server.name}/edit`}
+                  className="font-medium text-slate-900 hover:text-indigo-600"
+                >
+                  {server.displayName ?? server.name}
+                </Link>
+                <div className="font-mono text-xs text-slate-500">{server.name}</div>
+                {server.description ? (
+                  <p className="mt-1 max-w-sm text-xs text-slate-500">{server.description}</p>
+                ) : null}
+              </td>
+              <td className="px-4 py-3 align-top">
+                <Badge tone="blue">{transportLabels[server.transport]}</Badge>
+              </td>
+              <td className="max-w-md px-4 py-3 align-top">
+                <code className="block truncate font-mono text-xs text-slate-700" title={server.target}>
+                  {server.target}
+                </code>
+              </td>
+              <td className="px-4 py-3 align-top">
+                {server.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}
+              </td>
+              <td className="px-4 py-3 align-top">
+                <ServerStatusBadge status={server.status} />
+                {server.lastError ? (
+                  <p className="mt-1 max-w-xs truncate text-xs text-red-700" title={server.lastError}>
+                    {server.lastError}
+                  </p>
+                ) : null}
+              </td>
+              <td className="whitespace-nowrap px-4 py-3 text-right align-top">
+                <ButtonLink
+                  variant="ghost"
+                  href={`/servers/${server.name}/edit`}
+                  aria-label={`Edit ${server.name}`}
+                >
+                  Edit
+                </ButtonLink>
+                <DeleteServerButton name={server.name} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,37 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+export const navItems = [
+  { href: "/", label: "Overview" },
+  { href: "/servers", label: "Servers" },
+  { href: "/tools", label: "Tools" },
+  { href: "/approvals", label: "Approvals" },
+  { href: "/calls", label: "Calls" },
+  { href: "/events", label: "Events" },
+  { href: "/settings", label: "Settings" },
+] as const;
+
+export function NavLinks() {
+  const pathname = usePathname();
+  return (
+    <nav aria-label="Main" className="flex flex-col gap-0.5">
+      {navItems.map((item) => {
+        const isActive = item.href === "/" ? pathname === "/" : pathname.startsWith(item.href);
+        return (
+          <Link
+            key={item.href}
+            href={item.href}
+            aria-current={isActive ? "page" : undefined}
+            className={`rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+              isActive ? "bg-slate-800 text-white" : "text-slate-300 hover:bg-slate-800/60 hover:text-white"
+            }`}
+          >
+            {item.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

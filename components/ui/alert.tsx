@@ -1,0 +1,23 @@
+import type { ReactNode } from "react";
+
+export function Alert({
+  tone = "error",
+  title,
+  children,
+}: {
+  tone?: "error" | "info";
+  title?: string;
+  children: ReactNode;
+}) {
+  const colors =
+    tone === "error" ? "border-red-200 bg-red-50 text-red-800" : "border-sky-200 bg-sky-50 text-sky-800";
+  return (
+    <div
+      role={tone === "error" ? "alert" : "status"}
+      className={`rounded-md border px-4 py-3 text-sm ${colors}`}
+    >
+      {title ? <p className="font-medium">{title}</p> : null}
+      <div className={title ? "mt-1" : ""}>{children}</div>
+    </div>
+  );
+}

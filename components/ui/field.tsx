@@ -1,0 +1,70 @@
+import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+
+export const inputClass =
+  "block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 aria-invalid:border-red-400 aria-invalid:ring-red-400";
+
+/** A labelled control with its hint and its errors, linked for screen readers. */
+export function Field({
+  id,
+  label,
+  hint,
+  errors,
+  required,
+  children,
+}: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  errors?: string[];
+  required?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800">
+        {label}
+        {required ? <span className="ml-0.5 text-red-600">*</span> : null}
+      </label>
+      <div className="mt-1">{children}</div>
+      {hint && !errors?.length ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <FieldErrors id={`${id}-error`} errors={errors} />
+    </div>
+  );
+}
+
+export function FieldErrors({ id, errors }: { id?: string; errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <p id={id} className="mt-1 text-xs text-red-700" data-testid="field-error">
+      {errors.join(" ")}
+    </p>
+  );
+}
+
+export function TextInput({
+  invalid,
+  ...props
+}: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
+  return (
+    <input
+      className={inputClass}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
+}
+
+export function TextArea({
+  invalid,
+  ...props
+}: TextareaHTMLAttributes<HTMLTextAreaElement> & { invalid?: boolean }) {
+  return (
+    <textarea
+      className={`${inputClass} font-mono`}
+      aria-invalid={invalid || undefined}
+      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      {...props}
+    />
+  );
+}

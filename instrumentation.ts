@@ -1,0 +1,10 @@
+/**
+ * Runs once per server process: open (and migrate) the database at start, so a misconfiguration
+ * shows up in the log at once instead of on the first request.
+ */
+export async function register() {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  if (process.env.NEXT_PHASE === "phase-production-build") return;
+  const { startRuntime } = await import("@/lib/runtime/start");
+  await startRuntime();
+}
