@@ -1,0 +1,124 @@
+// "local-tools" — a tiny stdio MCP server with side-effect-free tools, shipped as a demo.
+// Run: node --import tsx demo-servers/local-tools.ts
+// stdout carries the protocol: anything human-readable goes to stderr.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+
+const server = new McpServer({ name: "local-tools", version: "0.1.0" });
+
+server.registerTool(
+  "current_time",
+  {
+    title: "Current time",
+    description:
+      "Returns the current time as an ISO 8601 UTC timestamp and as local time in an IANA time zone " +
+      "(for example Europe/Paris). Without a time zone, the server's own zone is used.",
+    inputSchema: {
+      timeZone: z
+        .string()
+        .optional()
+        .describe("IANA time zone name such as America/New_York; defaults to the server's zone"),
+    },
+    outputSchema: {
+      iso: z.string().describe("current instant, ISO 8601 in UTC"),
+      timeZone: z.string(),
+      utcOffset: z.string().describe('offset from UTC in that zone, e.g. "+02:00"'),
+      local: z.string().describe("human-readable local date and time in that zone"),
+    },
+    // Not idempotent: the answer changes every call, though nothing is modified.
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  ({ timeZone }) => {
+    const zone = timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+    const now = new Date();
+    let local: string;
+    let utcOffset: string;
+    try {
+      local = new Intl.DateTimeFormat("en-US", {
+        timeZone: zone,
+        dateStyle: "full",
+        timeStyle: "long",
+      }).format(now);
+      utcOffset = formatUtcOffset(now, zone);
+    } catch {
+      // Intl throws a RangeError whose wording varies by engine; give the caller a stable one.
+      return errorResult(`unknown time zone "${zone}": use an IANA name such as Europe/Paris or UTC`);
+    }
+    const iso = now.toISOString();
+    return {
+      content: [{ type: "text", text: `${iso} (UTC)\n${local} in ${zone} (UTC${utcOffset})` }],
+      structuredContent: { iso, timeZone: zone, utcOffset, local },
+    };
+  },
+);
+
+server.registerTool(
+  "echo",
+  {
+    title: "Echo",
+    description: "Returns the given text unchanged. Handy for checking that a connection works end to end.",
+    inputSchema: { text: z.string().describe("text to send back") },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  ({ text }) => ({ content: [{ type: "text", text }] }),
+);
+
+server.registerTool(
+  "word_count",
+  {
+    title: "Word count",
+    description:
+      "Counts words (runs of non-whitespace), characters (as a reader sees them, so an emoji counts once) " +
+      "and lines in a text.",
+    inputSchema: { text: z.string().describe("text to count") },
+    outputSchema: {
+      words: z.number().int().nonnegative(),
+      characters: z.number().int().nonnegative(),
+      lines: z.number().int().nonnegative(),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  ({ text }) => {
+    const counts = countText(text);
+    return {
+      content: [
+        {
+          type: "text",
+          text: `${counts.words} words, ${counts.characters} characters, ${counts.lines} lines`,
+        },
+      ],
+      structuredContent: counts,
+    };
+  },
+);
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+function countText(text: string): { words: number; characters: number; lines: number } {
+  const words = text.split(/\s+/).filter((word) => word.length > 0).length;
+  let characters = 0;
+  for (const _ of graphemes.segment(text)) characters++;
+  // Count lines the way an editor shows them: a final line break does not start a new line.
+  const breaks = text.match(/\r\n|\r|\n/g)?.length ?? 0;
+  const endsWithBreak = /(\r\n|\r|\n)$/.test(text);
+  const lines = text.length === 0 ? 0 : breaks + (endsWithBreak ? 0 : 1);
+  return { words, characters, lines };
+}
+
+function formatUtcOffset(date: Date, timeZone: string): string {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone, timeZoneName: "longOffset" })
+    .formatToParts(date)
+    .find((part) => part.type === "timeZoneName")?.value;
+  // "GMT+05:30" → "+05:30"; plain "GMT" means no offset.
+  const offset = name?.replace(/^GMT/, "") ?? "";
+  return offset === "" ? "+00:00" : offset;
+}
+
+function errorResult(message: string): CallToolResult {
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+await server.connect(new StdioServerTransport());
+console.error("local-tools: ready on stdio");
