@@ -23,7 +23,11 @@ export function Field({
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
-        {required ? <span className="ml-0.5 text-red-600">*</span> : null}
+        {required ? (
+          <span aria-hidden className="ml-0.5 text-red-600">
+            *
+          </span>
+        ) : null}
       </label>
       <div className="mt-1">{children}</div>
       {hint && !errors?.length ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}

@@ -11,10 +11,10 @@ const TAG_BYTES = 16;
  * generated once into the data folder with 0600 permissions.
  */
 export function loadSecretKey(options: { secretKey: string | undefined; dataDir: string }): Buffer {
-  if (options.secretKey) return parseKey(options.secretKey);
+  if (options.secretKey) return parseKey(options.secretKey, "SWITCHBOARD_SECRET_KEY");
   const keyPath = path.join(options.dataDir, "secret.key");
   try {
-    return parseKey(fs.readFileSync(keyPath, "utf8").trim());
+    return parseKey(fs.readFileSync(keyPath, "utf8").trim(), `The key file ${keyPath}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
@@ -26,16 +26,16 @@ export function loadSecretKey(options: { secretKey: string | undefined; dataDir:
   } catch (error) {
     // Another process won the race: use its key.
     if ((error as NodeJS.ErrnoException).code === "EEXIST")
-      return parseKey(fs.readFileSync(keyPath, "utf8").trim());
+      return parseKey(fs.readFileSync(keyPath, "utf8").trim(), `The key file ${keyPath}`);
     throw error;
   }
 }
 
-function parseKey(text: string): Buffer {
+function parseKey(text: string, source: string): Buffer {
   const key = /^[0-9a-f]{64}$/i.test(text) ? Buffer.from(text, "hex") : Buffer.from(text, "base64");
   if (key.length !== KEY_BYTES) {
     throw new Error(
-      "SWITCHBOARD_SECRET_KEY must be 32 bytes written as base64 or hex (e.g. `openssl rand -base64 32`).",
+      `${source} must hold 32 bytes written as base64 or hex (e.g. \`openssl rand -base64 32\`).`,
     );
   }
   return key;

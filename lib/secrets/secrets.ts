@@ -4,22 +4,24 @@ import { secrets } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { whenMissing } from "@/lib/validation";
 import { decryptSecret, encryptSecret, loadSecretKey } from "./encryption";
 
 export const secretNameSchema = z
-  .string({ error: "A secret name is required." })
+  .string(whenMissing("A secret name is required."))
   .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/, {
     error: "Secret names use letters, digits, dots, dashes and underscores (at most 100 characters).",
   });
 
-export const putSecretSchema = z
-  .object({
+export const putSecretSchema = z.strictObject(
+  {
     value: z
-      .string({ error: "value is required and must be a string." })
+      .string(whenMissing("value is required."))
       .min(1, { error: "value must not be empty." })
       .max(65_536, { error: "value is longer than 64 KiB." }),
-  })
-  .strict();
+  },
+  { error: (issue) => (issue.code === "invalid_type" ? 'Send a JSON object: {"value": "…"}.' : undefined) },
+);
 
 export type SecretSummary = { name: string; createdAt: string; updatedAt: string };
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { secretNameSchema } from "@/lib/secrets/secrets";
+import { whenMissing } from "@/lib/validation";
 
 /**
  * The server configuration accepted by POST /api/v1/servers and the dashboard form
@@ -7,7 +8,7 @@ import { secretNameSchema } from "@/lib/secrets/secrets";
  */
 
 export const serverNameSchema = z
-  .string({ error: "name is required." })
+  .string(whenMissing("name is required."))
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, {
     error:
       "Use 1–40 lowercase letters, digits and dashes, starting and ending with a letter or digit (e.g. github-tools).",
@@ -35,7 +36,7 @@ export const valueSchema = z.union(
 export type ConfigValue = z.infer<typeof valueSchema>;
 
 const httpUrlSchema = z
-  .string({ error: "url is required for HTTP transports." })
+  .string(whenMissing("url is required for HTTP transports."))
   .trim()
   .min(1, { error: "url is required for HTTP transports." })
   .max(2048, { error: "url is longer than 2048 characters." })
@@ -66,7 +67,7 @@ const authSchema = z.discriminatedUnion(
     }),
     z.strictObject({
       type: z.literal("custom_header"),
-      headerName: headerNameSchema,
+      headerName: z.string(whenMissing("A custom header needs a headerName.")).pipe(headerNameSchema),
       credential: valueSchema,
     }),
     z.strictObject({
@@ -90,22 +91,22 @@ const commonFields = {
   name: serverNameSchema,
   displayName: optionalText(100, "displayName"),
   description: optionalText(2000, "description"),
-  enabled: z.boolean({ error: "enabled must be true or false." }).default(true),
+  enabled: z.boolean().default(true),
   connectTimeoutMs: z
-    .number({ error: "connectTimeoutMs must be a number of milliseconds." })
-    .int()
+    .number()
+    .int({ error: "connectTimeoutMs must be a whole number of milliseconds." })
     .min(500, { error: "connectTimeoutMs must be at least 500." })
     .max(300_000, { error: "connectTimeoutMs must be at most 300000 (5 minutes)." })
     .default(10_000),
   callTimeoutMs: z
-    .number({ error: "callTimeoutMs must be a number of milliseconds." })
-    .int()
+    .number()
+    .int({ error: "callTimeoutMs must be a whole number of milliseconds." })
     .min(500, { error: "callTimeoutMs must be at least 500." })
     .max(3_600_000, { error: "callTimeoutMs must be at most 3600000 (1 hour)." })
     .default(30_000),
   healthIntervalSeconds: z
-    .number({ error: "healthIntervalSeconds must be a number of seconds." })
-    .int()
+    .number()
+    .int({ error: "healthIntervalSeconds must be a whole number of seconds." })
     .min(5, { error: "healthIntervalSeconds must be at least 5." })
     .max(86_400, { error: "healthIntervalSeconds must be at most 86400 (a day)." })
     .default(60),
@@ -115,12 +116,15 @@ const stdioSchema = z.strictObject({
   ...commonFields,
   transport: z.literal("stdio"),
   command: z
-    .string({ error: "A stdio server needs a command, e.g. node or npx." })
+    .string(whenMissing("A stdio server needs a command, e.g. node or npx."))
     .trim()
     .min(1, { error: "A stdio server needs a command, e.g. node or npx." })
-    .max(1024)
+    .max(1024, { error: "The command is limited to 1024 characters." })
     .refine((c) => !/[\n\r\0]/.test(c), { error: "The command must be one line." }),
-  args: z.array(z.string().max(4096), { error: "args must be a list of strings." }).max(200).default([]),
+  args: z
+    .array(z.string().max(4096, { error: "Each argument is limited to 4096 characters." }))
+    .max(200, { error: "At most 200 arguments." })
+    .default([]),
   cwd: optionalText(1024, "cwd"),
   env: z.record(envNameSchema, valueSchema).default({}),
 });

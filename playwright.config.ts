@@ -1,0 +1,44 @@
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT ?? 3210);
+export const e2eDataDir = ".data/e2e";
+export const e2eServerLog = ".data/e2e-server.log";
+
+/**
+ * Browser tests against `next start` (run `next build` first; `npm test` does) on a fresh PGlite
+ * folder, in Debian's Chromium. The server's output goes to a file so tests can search the log.
+ */
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: {
+    command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port} > ${e2eServerLog} 2>&1`,
+    url: `http://127.0.0.1:${port}/api/v1/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    env: { SWITCHBOARD_DATA_DIR: e2eDataDir, NEXT_TELEMETRY_DISABLED: "1" },
+  },
+});

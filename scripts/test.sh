@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite (`npm test`): system deps, typecheck, lint, unit, integration, build, browser tests.
+# Stops at the first failing step with its exit code.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export NEXT_TELEMETRY_DISABLED=1
+
+suite_start=$(date +%s)
+timings=()
+
+step() {
+  local name=$1
+  shift
+  echo
+  echo "==> ${name}: $*"
+  local start code=0
+  start=$(date +%s)
+  "$@" || code=$?
+  local elapsed=$(($(date +%s) - start))
+  if ((code != 0)); then
+    echo "==> FAILED: ${name} (exit ${code}) after ${elapsed}s; total $(($(date +%s) - suite_start))s" >&2
+    exit "$code"
+  fi
+  timings+=("$(printf '%-12s %5ss' "$name" "$elapsed")")
+  echo "==> ${name} ok (${elapsed}s)"
+}
+
+step "deps" bash scripts/ensure-test-deps.sh
+step "typecheck" npx tsc --noEmit
+step "lint" npx biome check .
+step "unit" npx vitest run --project unit
+step "integration" npx vitest run --project integration
+step "build" npx next build
+step "e2e" npx playwright test
+
+echo
+echo "==> all steps passed"
+printf '    %s\n' "${timings[@]}"
+echo "    total        $(($(date +%s) - suite_start))s"

@@ -1,0 +1,33 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** Page object for /servers and its add/edit form. */
+export class ServersPage {
+  constructor(readonly page: Page) {}
+
+  async goto() {
+    await this.page.goto("/servers");
+    await expect(this.page.getByRole("heading", { name: "Servers", level: 1 })).toBeVisible();
+  }
+
+  row(name: string): Locator {
+    return this.page.getByTestId(`server-row-${name}`);
+  }
+
+  async openAddForm() {
+    await this.page.getByRole("link", { name: "Add server" }).click();
+    await expect(this.page.getByRole("heading", { name: "Add server", level: 1 })).toBeVisible();
+  }
+
+  /** A text control by its accessible name (the label without the required marker). */
+  field(label: string): Locator {
+    return this.page.getByRole("textbox", { name: label, exact: true });
+  }
+
+  async chooseTransport(label: "stdio" | "Streamable HTTP" | "SSE") {
+    await this.page.getByText(label, { exact: true }).click();
+  }
+
+  async submit(name: "Add server" | "Save changes") {
+    await this.page.getByRole("button", { name }).click();
+  }
+}
