@@ -17,7 +17,9 @@ test.describe("servers", () => {
     await servers.field("Name").fill("Not A Slug");
     await servers.submit("Add server");
 
-    await expect(page.getByRole("form").getByRole("alert")).toContainText("Check the 2 highlighted fields below.");
+    await expect(page.getByRole("form").getByRole("alert")).toContainText(
+      "Check the 2 highlighted fields below.",
+    );
     // Each error is shown beside its field and announced as that field's description.
     await expect(servers.field("Name")).toHaveAccessibleDescription(/lowercase letters, digits and dashes/);
     await expect(servers.field("Command")).toHaveAccessibleDescription(/needs a command/);
