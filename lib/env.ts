@@ -17,6 +17,16 @@ const envSchema = z.object({
   SWITCHBOARD_DATA_DIR: z.string().trim().min(1).default(".data"),
   SWITCHBOARD_SECRET_KEY: z.string().trim().optional(),
   SWITCHBOARD_SEED_DEMO: z.enum(["true", "false"]).default("true"),
+  SWITCHBOARD_BOOTSTRAP_API_KEY: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.string().min(20, "SWITCHBOARD_BOOTSTRAP_API_KEY must be at least 20 characters").optional()),
+  SWITCHBOARD_PUBLIC_URL: z.url().optional(),
+  SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
+  HOST: z.string().trim().default("127.0.0.1"),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
 
 export type Env = {
@@ -24,7 +34,16 @@ export type Env = {
   dataDir: string;
   secretKey: string | undefined;
   seedDemoServers: boolean;
+  bootstrapApiKey: string | undefined;
+  /** The URL people use to reach the dashboard (cookies, invitation links, origin checks). */
+  publicUrl: string;
+  /** Hosts (`name` for any port, or `name:port`) accepted in Host/Origin headers: DNS-rebinding protection. */
+  allowedHosts: string[];
+  /** True when the server only listens on a loopback address (a local, single-machine install). */
+  listensOnLoopbackOnly: boolean;
 };
+
+const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = envSchema.safeParse(source);
@@ -38,5 +57,22 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     dataDir: path.resolve(env.SWITCHBOARD_DATA_DIR),
     secretKey: env.SWITCHBOARD_SECRET_KEY || undefined,
     seedDemoServers: env.SWITCHBOARD_SEED_DEMO === "true",
+    bootstrapApiKey: env.SWITCHBOARD_BOOTSTRAP_API_KEY,
+    publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),
+    allowedHosts: allowedHosts(env),
+    listensOnLoopbackOnly: loopbackHosts.has(env.HOST),
   };
+}
+
+const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);
+
+function allowedHosts(env: z.infer<typeof envSchema>): string[] {
+  // Loopback names are always allowed (any port); others only when configured.
+  const hosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+  if (!loopbackHosts.has(env.HOST) && env.HOST !== "0.0.0.0" && env.HOST !== "::") hosts.add(urlHost(env.HOST));
+  if (env.SWITCHBOARD_PUBLIC_URL) hosts.add(new URL(env.SWITCHBOARD_PUBLIC_URL).host);
+  for (const host of (env.SWITCHBOARD_ALLOWED_HOSTS ?? "").split(",")) {
+    if (host.trim()) hosts.add(host.trim().toLowerCase());
+  }
+  return [...hosts];
 }

@@ -8,6 +8,7 @@ export const errorStatus = {
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  rate_limited: 429,
   approval_required: 202,
   upstream_error: 502,
   upstream_unavailable: 503,

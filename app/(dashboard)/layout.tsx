@@ -1,12 +1,21 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { AccountMenu } from "@/components/shell/account-menu";
 import { NavLinks } from "@/components/shell/nav-links";
+import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
+import { getPageContext } from "@/lib/auth/page-context";
+import { listMemberships } from "@/lib/tenancy/workspaces";
 
-export default function DashboardLayout({ children }: { children: ReactNode }) {
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const { db, actor } = await getPageContext();
+  const memberships = await listMemberships(db, { userId: actor.userId });
+  const workspaces = memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, role: m.role }));
   return (
     <div className="flex min-h-screen">
-      <aside className="flex w-56 shrink-0 flex-col bg-slate-900 px-3 py-5">
-        <Link href="/" className="mb-6 flex items-center gap-2 px-3 text-white">
+      <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-5 bg-slate-900 py-5">
+        <Link href="/" className="flex items-center gap-2 px-6 text-white">
           <span
             aria-hidden
             className="grid h-7 w-7 place-items-center rounded-md bg-indigo-500 text-sm font-bold"
@@ -15,8 +24,13 @@ export default function DashboardLayout({ children }: { children: ReactNode }) {
           </span>
           <span className="text-base font-semibold tracking-tight">Switchboard</span>
         </Link>
-        <NavLinks />
-        <p className="mt-auto px-3 text-xs text-slate-500">Default workspace</p>
+        <WorkspaceSwitcher current={actor.tenant.id} workspaces={workspaces} />
+        <div className="px-3">
+          <NavLinks />
+        </div>
+        <div className="mt-auto">
+          <AccountMenu name={actor.name} email={actor.email} role={actor.role} />
+        </div>
       </aside>
       <main className="min-w-0 flex-1 px-8 py-8">
         <div className="mx-auto max-w-6xl">{children}</div>

@@ -3,19 +3,19 @@ import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDatabase } from "@/lib/db/process-db";
+import { getPageContext } from "@/lib/auth/page-context";
 import { listServers } from "@/lib/servers/registry";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const { db, defaultTenant } = await getDatabase();
-  const servers = await listServers(db, { tenantId: defaultTenant.id });
+  const { db, tenant, canManage } = await getPageContext();
+  const servers = await listServers(db, { tenantId: tenant.id });
   const enabled = servers.filter((s) => s.enabled).length;
 
   return (
     <>
-      <PageHeader title="Overview" description="Your MCP servers at a glance." />
+      <PageHeader title="Overview" description={`${tenant.name}: your MCP servers at a glance.`} />
       <div className="mb-8 grid gap-4 sm:grid-cols-3">
         <Stat label="Servers" value={servers.length} />
         <Stat label="Enabled" value={enabled} />
@@ -24,7 +24,7 @@ export default async function OverviewPage() {
       {servers.length === 0 ? (
         <EmptyState
           title="No servers registered"
-          action={<ButtonLink href="/servers/new">Add a server</ButtonLink>}
+          action={canManage ? <ButtonLink href="/servers/new">Add a server</ButtonLink> : undefined}
         >
           Start by registering the MCP servers your agents use.
         </EmptyState>
@@ -36,10 +36,7 @@ export default async function OverviewPage() {
           <ul className="divide-y divide-slate-100">
             {servers.map((s) => (
               <li key={s.id} className="flex items-center justify-between px-4 py-3 text-sm">
-                <Link
-                  href={`/servers/${s.name}/edit`}
-                  className="font-medium text-slate-900 hover:text-indigo-600"
-                >
+                <Link href="/servers" className="font-medium text-slate-900 hover:text-indigo-600">
                   {s.displayName ?? s.name}
                 </Link>
                 <ServerStatusBadge status={s.status} />

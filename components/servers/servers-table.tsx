@@ -1,7 +1,6 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
@@ -10,7 +9,7 @@ import { DeleteServerButton } from "./delete-server-button";
 import { serversListQuery } from "./server-queries";
 import { ServerStatusBadge, transportLabels } from "./server-status-badge";
 
-export function ServersTable() {
+export function ServersTable({ canManage }: { canManage: boolean }) {
   const { data: servers, error, isPending } = useQuery(serversListQuery());
 
   if (isPending) return <p className="text-sm text-slate-500">Loading servers…</p>;
@@ -19,7 +18,7 @@ export function ServersTable() {
     return (
       <EmptyState
         title="No MCP servers yet"
-        action={<ButtonLink href="/servers/new">Add your first server</ButtonLink>}
+        action={canManage ? <ButtonLink href="/servers/new">Add your first server</ButtonLink> : undefined}
       >
         Register a server that speaks MCP over stdio, Streamable HTTP or SSE. Switchboard keeps its
         configuration, and its secrets by reference only.
@@ -56,12 +55,7 @@ export function ServersTable() {
           {servers.map((server) => (
             <tr key={server.id} data-testid={`server-row-${server.name}`} className="hover:bg-slate-50/60">
               <td className="px-4 py-3 align-top">
-                <Link
-                  href={`/servers/${server.name}/edit`}
-                  className="font-medium text-slate-900 hover:text-indigo-600"
-                >
-                  {server.displayName ?? server.name}
-                </Link>
+                <span className="font-medium text-slate-900">{server.displayName ?? server.name}</span>
                 <div className="font-mono text-xs text-slate-500">{server.name}</div>
                 {server.description ? (
                   <p className="mt-1 max-w-sm text-xs text-slate-500">{server.description}</p>
@@ -87,14 +81,18 @@ export function ServersTable() {
                 ) : null}
               </td>
               <td className="whitespace-nowrap px-4 py-3 text-right align-top">
-                <ButtonLink
-                  variant="ghost"
-                  href={`/servers/${server.name}/edit`}
-                  aria-label={`Edit ${server.name}`}
-                >
-                  Edit
-                </ButtonLink>
-                <DeleteServerButton name={server.name} />
+                {canManage ? (
+                  <>
+                    <ButtonLink
+                      variant="ghost"
+                      href={`/servers/${server.name}/edit`}
+                      aria-label={`Edit ${server.name}`}
+                    >
+                      Edit
+                    </ButtonLink>
+                    <DeleteServerButton name={server.name} />
+                  </>
+                ) : null}
               </td>
             </tr>
           ))}

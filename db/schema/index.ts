@@ -1,3 +1,4 @@
+export * from "./auth";
 export * from "./calls";
 export * from "./catalog";
 export * from "./policies";

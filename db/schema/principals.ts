@@ -14,6 +14,9 @@ export const principals = pgTable(
   (t) => [uniqueIndex("principals_tenant_name_key").on(t.tenantId, t.name)],
 );
 
+export const apiKeyScopes = ["admin", "gateway"] as const;
+export type ApiKeyScope = (typeof apiKeyScopes)[number];
+
 /** API keys: only a SHA-256 hash is stored; the prefix is shown so people can tell keys apart. */
 export const apiKeys = pgTable(
   "api_keys",
@@ -24,7 +27,9 @@ export const apiKeys = pgTable(
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
-    scopes: jsonb("scopes").$type<Array<"admin" | "gateway">>().notNull(),
+    scopes: jsonb("scopes").$type<ApiKeyScope[]>().notNull(),
+    /** the operator who created it (null for the bootstrap key) */
+    createdBy: text("created_by"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -82,3 +82,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | File 
     throw error;
   }
 }
+
+/** A transaction handle; queries that may run inside one take `Queryable`. */
+export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
+export type Queryable = Database | Transaction;

@@ -1,6 +1,6 @@
 import type { Tenant } from "@/db/schema";
 import { readEnv } from "@/lib/env";
-import { bootstrapDatabase } from "@/lib/runtime/bootstrap";
+import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 import { type DatabaseHandle, openDatabase } from "./client";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
@@ -18,7 +18,9 @@ export function getDatabase(): Promise<ProcessDatabase> {
       env.databaseUrl
         ? { driver: "postgres", url: env.databaseUrl }
         : { driver: "pglite", dataDir: env.dataDir },
-    ).then((handle) => withBootstrap(handle, env.seedDemoServers));
+    ).then((handle) =>
+      withBootstrap(handle, { seedDemoServers: env.seedDemoServers, bootstrapApiKey: env.bootstrapApiKey }),
+    );
     // A failed open must not be cached forever: the next request tries again.
     state.__switchboardDb.catch(() => {
       state.__switchboardDb = undefined;
@@ -28,15 +30,15 @@ export function getDatabase(): Promise<ProcessDatabase> {
 }
 
 /** Tests point the process at a database they opened themselves. */
-export async function setProcessDatabase(handle: DatabaseHandle, options = { seedDemoServers: false }) {
-  const ready = await withBootstrap(handle, options.seedDemoServers);
+export async function setProcessDatabase(handle: DatabaseHandle, options: BootstrapOptions = { seedDemoServers: false }) {
+  const ready = await withBootstrap(handle, options);
   state.__switchboardDb = Promise.resolve(ready);
   return ready;
 }
 
-async function withBootstrap(handle: DatabaseHandle, seedDemoServers: boolean): Promise<ProcessDatabase> {
+async function withBootstrap(handle: DatabaseHandle, options: BootstrapOptions): Promise<ProcessDatabase> {
   try {
-    const defaultTenant = await bootstrapDatabase(handle.db, { seedDemoServers });
+    const defaultTenant = await bootstrapDatabase(handle.db, options);
     return Object.assign(handle, { defaultTenant });
   } catch (error) {
     await handle.close();

@@ -1,30 +1,39 @@
-import type { Tenant } from "@/db/schema";
+import { type Actor, resolveActor } from "@/lib/auth/actor";
+import { assertRoleCan, type Permission } from "@/lib/auth/permissions";
 import type { Database, DatabaseDriver } from "@/lib/db/client";
 import { getDatabase } from "@/lib/db/process-db";
 import { toAppError, toErrorBody } from "@/lib/errors";
 
-export type ApiContext<P> = {
-  req: Request;
-  params: P;
-  db: Database;
-  driver: DatabaseDriver;
-  tenant: Tenant;
-};
+export type PublicContext<P> = { req: Request; params: P; db: Database; driver: DatabaseDriver };
+export type ApiContext<P> = PublicContext<P> & { actor: Actor; tenant: Actor["tenant"] };
 
 type RouteArgs<P> = { params: Promise<P> };
+type Handler<C> = (ctx: C) => Promise<Response | unknown>;
 
 /**
- * The one wrapper around every /api/v1 handler: resolves the database and the caller's workspace,
- * runs the handler, and turns any error into the JSON error shape of API.md. A handler returns
- * a Response, or data that becomes a 200 JSON body.
+ * The one wrapper around every /api/v1 handler: authenticates the caller (API key or session),
+ * checks the permission the route declares, runs the handler in the caller's workspace, and turns
+ * any error into the JSON error shape of API.md. A handler returns a Response, or data for a 200.
  */
-export function apiRoute<P = Record<string, never>>(
-  handler: (ctx: ApiContext<P>) => Promise<Response | unknown>,
-) {
+export function apiRoute<P = Record<string, never>>(permission: Permission, handler: Handler<ApiContext<P>>) {
+  return wrap<P, ApiContext<P>>(async (base) => {
+    const actor = await resolveActor(base.db, base.req.headers);
+    assertRoleCan(actor.role, permission);
+    return { ...base, actor, tenant: actor.tenant };
+  }, handler);
+}
+
+/** Routes anyone may call (liveness). */
+export function publicRoute<P = Record<string, never>>(handler: Handler<PublicContext<P>>) {
+  return wrap<P, PublicContext<P>>(async (base) => base, handler);
+}
+
+function wrap<P, C>(prepare: (base: PublicContext<P>) => Promise<C>, handler: Handler<C>) {
   return async (req: Request, args: RouteArgs<P>): Promise<Response> => {
     try {
-      const { db, driver, defaultTenant } = await getDatabase();
-      const result = await handler({ req, params: await args.params, db, driver, tenant: defaultTenant });
+      const { db, driver } = await getDatabase();
+      const ctx = await prepare({ req, params: await args.params, db, driver });
+      const result = await handler(ctx);
       return result instanceof Response ? result : Response.json(result);
     } catch (error) {
       return errorResponse(error);
@@ -34,5 +43,7 @@ export function apiRoute<P = Record<string, never>>(
 
 export function errorResponse(error: unknown): Response {
   const appError = toAppError(error);
-  return Response.json({ error: toErrorBody(appError) }, { status: appError.status });
+  const headers: HeadersInit =
+    appError.code === "unauthenticated" ? { "WWW-Authenticate": 'Bearer realm="switchboard"' } : {};
+  return Response.json({ error: toErrorBody(appError) }, { status: appError.status, headers });
 }

@@ -1,13 +1,28 @@
+import { createApiKey } from "@/lib/auth/api-keys";
 import type { Database } from "@/lib/db/client";
 import { demoServerConfigs } from "@/lib/demo/demo-servers";
 import { registerServer } from "@/lib/servers/registry";
 import { ensureDefaultTenant } from "@/lib/tenancy/default-tenant";
 
-/** Runs after migrations on every start: the default workspace, and demo servers on a new database. */
-export async function bootstrapDatabase(db: Database, options: { seedDemoServers: boolean }) {
+export type BootstrapOptions = { seedDemoServers: boolean; bootstrapApiKey?: string };
+
+/**
+ * Runs after migrations on every start. On an empty database: the first workspace, the demo
+ * servers, and — for headless installs — an admin API key of exactly the given value.
+ */
+export async function bootstrapDatabase(db: Database, options: BootstrapOptions) {
   const { tenant, created } = await ensureDefaultTenant(db);
-  if (created && options.seedDemoServers) {
+  if (!created) return tenant;
+  if (options.seedDemoServers) {
     for (const input of demoServerConfigs()) await registerServer(db, { tenantId: tenant.id, input });
+  }
+  if (options.bootstrapApiKey) {
+    await createApiKey(db, {
+      tenantId: tenant.id,
+      input: { name: "bootstrap", scopes: ["admin", "gateway"] },
+      createdBy: null,
+      value: options.bootstrapApiKey,
+    });
   }
   return tenant;
 }

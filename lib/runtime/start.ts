@@ -1,12 +1,27 @@
+import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { getDatabase } from "@/lib/db/process-db";
+import { readEnv } from "@/lib/env";
 
 /** The process runtime: today the database; the connection pool and event bus join it later. */
 export async function startRuntime(): Promise<void> {
   try {
-    const { driver } = await getDatabase();
+    const { db, driver } = await getDatabase();
     console.log(`[switchboard] database ready (${driver})`);
+    if (await needsSetup(db)) await announceSetup(db);
   } catch (error) {
     // Keep serving: every request retries the open and answers with a clear error meanwhile.
     console.error(`[switchboard] database not ready: ${(error as Error).message}`);
   }
+}
+
+async function announceSetup(db: Awaited<ReturnType<typeof getDatabase>>["db"]) {
+  const url = `${readEnv().publicUrl}/setup`;
+  if (!setupNeedsToken()) {
+    console.log(`[switchboard] first run: open ${url} to create the admin account`);
+    return;
+  }
+  const token = await issueSetupToken(db);
+  console.log(
+    `[switchboard] first run: open ${url} and enter the setup token ${token} to create the admin account`,
+  );
 }

@@ -11,7 +11,7 @@ import {
 import { GET as listServersRoute, POST as postServerRoute } from "@/app/api/v1/servers/route";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import packageJson from "@/package.json";
-import { drivers, openProcessTestDatabase } from "../fixtures/databases";
+import { createTestApiKey, drivers, openProcessTestDatabase } from "../fixtures/databases";
 
 // The secrets service reads its key from the environment once; a fixed key keeps it out of .data/.
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
@@ -20,6 +20,8 @@ afterAll(() => {
 });
 
 const origin = "http://localhost";
+// An admin API key of the test workspace, set in beforeAll: every route now authenticates.
+let authorization = "";
 const noParams = { params: Promise.resolve({}) };
 const named = (name: string) => ({ params: Promise.resolve({ name }) });
 
@@ -27,19 +29,22 @@ type Body = string | undefined;
 const jsonRequest = (path: string, method: string, body: unknown, headers: Record<string, string> = {}) =>
   new Request(`${origin}${path}`, {
     method,
-    headers: { "content-type": "application/json", ...headers },
+    headers: { "content-type": "application/json", authorization, ...headers },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 const rawRequest = (path: string, method: string, body: Body, headers: Record<string, string> = {}) =>
-  new Request(`${origin}${path}`, { method, headers, body });
-const getRequest = (path: string) => new Request(`${origin}${path}`);
+  new Request(`${origin}${path}`, { method, headers: { authorization, ...headers }, body });
+const getRequest = (path: string) => new Request(`${origin}${path}`, { headers: { authorization } });
 
 const postServer = (body: unknown) => postServerRoute(jsonRequest("/api/v1/servers", "POST", body), noParams);
 const patchServer = (name: string, body: unknown) =>
   patchServerRoute(jsonRequest(`/api/v1/servers/${name}`, "PATCH", body), named(name));
 const getServer = (name: string) => getServerRoute(getRequest(`/api/v1/servers/${name}`), named(name));
 const deleteServer = (name: string) =>
-  deleteServerRoute(new Request(`${origin}/api/v1/servers/${name}`, { method: "DELETE" }), named(name));
+  deleteServerRoute(
+    new Request(`${origin}/api/v1/servers/${name}`, { method: "DELETE", headers: { authorization } }),
+    named(name),
+  );
 const putSecret = (name: string, body: unknown) =>
   putSecretRoute(jsonRequest(`/api/v1/secrets/${encodeURIComponent(name)}`, "PUT", body), named(name));
 
@@ -90,6 +95,7 @@ describe.each(drivers)("HTTP API on %s", (driver) => {
 
   beforeAll(async () => {
     handle = await openProcessTestDatabase(driver);
+    authorization = `Bearer ${await createTestApiKey(handle, ["admin"])}`;
   });
   afterAll(async () => {
     await handle?.close();

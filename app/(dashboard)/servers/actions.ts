@@ -12,13 +12,15 @@ const nameParam = z.string().min(1).max(100);
 // Inputs are `unknown` on purpose: the service validates them with the same zod schema as the REST API.
 
 export async function createServerAction(input: unknown): Promise<ActionResult<ServerDto>> {
-  const result = await runAction(({ db, tenant }) => registerServer(db, { tenantId: tenant.id, input }));
+  const result = await runAction("manage", ({ db, tenant }) =>
+    registerServer(db, { tenantId: tenant.id, input }),
+  );
   if (result.ok) revalidatePath("/servers");
   return result;
 }
 
 export async function updateServerAction(name: string, patch: unknown): Promise<ActionResult<ServerDto>> {
-  const result = await runAction(({ db, tenant }) =>
+  const result = await runAction("manage", ({ db, tenant }) =>
     updateServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name"), patch }),
   );
   if (result.ok) revalidatePath("/servers");
@@ -26,7 +28,7 @@ export async function updateServerAction(name: string, patch: unknown): Promise<
 }
 
 export async function deleteServerAction(name: string): Promise<ActionResult<null>> {
-  const result = await runAction(async ({ db, tenant }) => {
+  const result = await runAction("manage", async ({ db, tenant }) => {
     await deleteServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") });
     return null;
   });

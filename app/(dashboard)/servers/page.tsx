@@ -4,7 +4,7 @@ import { serverKeys } from "@/components/servers/server-queries";
 import { ServersTable } from "@/components/servers/servers-table";
 import { ButtonLink } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDatabase } from "@/lib/db/process-db";
+import { getPageContext } from "@/lib/auth/page-context";
 import { listServers } from "@/lib/servers/registry";
 
 export const metadata: Metadata = { title: "Servers" };
@@ -13,18 +13,18 @@ export const dynamic = "force-dynamic";
 export default async function ServersPage() {
   // Prefetch on the server so the table renders with data; the client keeps it fresh through the API.
   const queryClient = new QueryClient();
-  const { db, defaultTenant } = await getDatabase();
-  queryClient.setQueryData(serverKeys.list(), await listServers(db, { tenantId: defaultTenant.id }));
+  const { db, tenant, canManage } = await getPageContext();
+  queryClient.setQueryData(serverKeys.list(), await listServers(db, { tenantId: tenant.id }));
 
   return (
     <>
       <PageHeader
         title="Servers"
         description="The MCP servers your agents may reach through Switchboard."
-        actions={<ButtonLink href="/servers/new">Add server</ButtonLink>}
+        actions={canManage ? <ButtonLink href="/servers/new">Add server</ButtonLink> : undefined}
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <ServersTable />
+        <ServersTable canManage={canManage} />
       </HydrationBoundary>
     </>
   );

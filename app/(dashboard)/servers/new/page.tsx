@@ -1,10 +1,15 @@
 import type { Metadata } from "next";
+import { redirect } from "next/navigation";
 import { ServerForm } from "@/components/servers/server-form";
 import { PageHeader } from "@/components/ui/page-header";
+import { getPageContext } from "@/lib/auth/page-context";
+
+export const dynamic = "force-dynamic";
 
 export const metadata: Metadata = { title: "Add server" };
 
-export default function NewServerPage() {
+export default async function NewServerPage() {
+  if (!(await getPageContext()).canManage) redirect("/servers");
   return (
     <>
       <PageHeader

@@ -4,6 +4,6 @@ import { listSecrets } from "@/lib/secrets/secrets";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ db, tenant }) => ({
+export const GET = apiRoute("read", async ({ db, tenant }) => ({
   secrets: await listSecrets(db, { tenantId: tenant.id }),
 }));

@@ -5,11 +5,11 @@ import { listServers, registerServer } from "@/lib/servers/registry";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute(async ({ db, tenant }) => ({
+export const GET = apiRoute("read", async ({ db, tenant }) => ({
   servers: await listServers(db, { tenantId: tenant.id }),
 }));
 
-export const POST = apiRoute(async ({ req, db, tenant }) => {
+export const POST = apiRoute("manage", async ({ req, db, tenant }) => {
   const server = await registerServer(db, { tenantId: tenant.id, input: await readJsonBody(req) });
   return Response.json({ server }, { status: 201 });
 });

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { notFound } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { ServerForm } from "@/components/servers/server-form";
 import { PageHeader } from "@/components/ui/page-header";
-import { getDatabase } from "@/lib/db/process-db";
+import { getPageContext } from "@/lib/auth/page-context";
 import { isAppError } from "@/lib/errors";
 import { getServer } from "@/lib/servers/registry";
 
@@ -16,8 +16,9 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function EditServerPage({ params }: Props) {
   const { name } = await params;
-  const { db, defaultTenant } = await getDatabase();
-  const server = await getServer(db, { tenantId: defaultTenant.id, name }).catch((error: unknown) => {
+  const { db, tenant, canManage } = await getPageContext();
+  if (!canManage) redirect("/servers");
+  const server = await getServer(db, { tenantId: tenant.id, name }).catch((error: unknown) => {
     if (isAppError(error) && error.code === "not_found") notFound();
     throw error;
   });

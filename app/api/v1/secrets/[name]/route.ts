@@ -8,14 +8,14 @@ export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const PUT = apiRoute<Params>(async ({ req, db, tenant, params }) => {
+export const PUT = apiRoute<Params>("manage", async ({ req, db, tenant, params }) => {
   const name = parseOrThrow(secretNameSchema, params.name, "The secret name");
   const { value } = parseOrThrow(putSecretSchema, await readJsonBody(req, 80 * 1024), "The secret");
   const { created, ...secret } = await putSecret(db, { tenantId: tenant.id, name, value });
   return Response.json({ secret }, { status: created ? 201 : 200 });
 });
 
-export const DELETE = apiRoute<Params>(async ({ db, tenant, params }) => {
+export const DELETE = apiRoute<Params>("manage", async ({ db, tenant, params }) => {
   await deleteSecret(db, { tenantId: tenant.id, name: params.name });
   return new Response(null, { status: 204 });
 });

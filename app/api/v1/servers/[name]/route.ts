@@ -7,15 +7,15 @@ export const dynamic = "force-dynamic";
 
 type Params = { name: string };
 
-export const GET = apiRoute<Params>(async ({ db, tenant, params }) => ({
+export const GET = apiRoute<Params>("read", async ({ db, tenant, params }) => ({
   server: await getServer(db, { tenantId: tenant.id, name: params.name }),
 }));
 
-export const PATCH = apiRoute<Params>(async ({ req, db, tenant, params }) => ({
+export const PATCH = apiRoute<Params>("manage", async ({ req, db, tenant, params }) => ({
   server: await updateServer(db, { tenantId: tenant.id, name: params.name, patch: await readJsonBody(req) }),
 }));
 
-export const DELETE = apiRoute<Params>(async ({ db, tenant, params }) => {
+export const DELETE = apiRoute<Params>("manage", async ({ db, tenant, params }) => {
   await deleteServer(db, { tenantId: tenant.id, name: params.name });
   return new Response(null, { status: 204 });
 });

@@ -1,0 +1,51 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { createInvitation } from "@/lib/auth/invitations";
+import { changeMemberRole, removeMember } from "@/lib/auth/members";
+
+export async function createInvitationAction(
+  input: unknown,
+): Promise<ActionResult<{ url: string; expiresAt: string }>> {
+  return runAction("manage", ({ db, tenant, actor }) =>
+    createInvitation(db, { tenantId: tenant.id, input, invitedBy: actor.userId }),
+  );
+}
+
+export async function changeRoleAction(input: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await changeMemberRole(db, { tenantId: tenant.id, input, actorId: actor.userId });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/members");
+  return result;
+}
+
+export async function removeMemberAction(userId: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await removeMember(db, { tenantId: tenant.id, userId: String(userId), actorId: actor.userId });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/members");
+  return result;
+}
+
+export async function createApiKeyAction(input: unknown): Promise<ActionResult<{ key: string }>> {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    const { key } = await createApiKey(db, { tenantId: tenant.id, input, createdBy: actor.userId });
+    return { key };
+  });
+  if (result.ok) revalidatePath("/settings/api-keys");
+  return result;
+}
+
+export async function revokeApiKeyAction(id: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await revokeApiKey(db, { tenantId: tenant.id, id: String(id), actorId: actor.userId });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/api-keys");
+  return result;
+}

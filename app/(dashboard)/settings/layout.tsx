@@ -1,0 +1,16 @@
+import type { ReactNode } from "react";
+import { SettingsTabs } from "@/components/settings/settings-tabs";
+import { PageHeader } from "@/components/ui/page-header";
+
+export default function SettingsLayout({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <PageHeader
+        title="Settings"
+        description="Who can use this workspace, and the keys scripts and agents use."
+      />
+      <SettingsTabs />
+      {children}
+    </>
+  );
+}

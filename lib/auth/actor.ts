@@ -1,0 +1,92 @@
+import { eq } from "drizzle-orm";
+import { type ApiKeyScope, type Role, type Tenant, tenants } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { findMembership, listMemberships } from "@/lib/tenancy/workspaces";
+import { verifyApiKey } from "./api-keys";
+import { getAuth } from "./better-auth";
+
+export const WORKSPACE_COOKIE = "switchboard_workspace";
+
+/** Who is calling, in which workspace, with which role. Built once per request from its headers. */
+export type Actor =
+  | { kind: "operator"; userId: string; name: string; email: string; tenant: Tenant; role: Role }
+  | {
+      kind: "api_key";
+      keyId: string;
+      tenant: Tenant;
+      scopes: ApiKeyScope[];
+      principalId: string | null;
+      /** admin-scoped keys act as admins on the REST API; gateway-only keys have no REST role. */
+      role: Role | null;
+    };
+
+export const actorId = (actor: Actor) => (actor.kind === "operator" ? actor.userId : actor.keyId);
+
+/** An API key (Authorization: Bearer or X-API-Key) when one is sent, else the session cookie. */
+export async function resolveActor(db: Database, headers: Headers): Promise<Actor> {
+  const key = readApiKey(headers);
+  if (key !== undefined) return actorFromKey(db, key);
+  return resolveOperator(db, headers);
+}
+
+export async function resolveOperator(db: Database, headers: Headers): Promise<Actor & { kind: "operator" }> {
+  const session = await getAuth(db).api.getSession({ headers });
+  if (!session) throw new AppError("unauthenticated", "Sign in to continue (your session may have expired).");
+  const { user } = session;
+  const chosen = readCookie(headers, WORKSPACE_COOKIE);
+  // A workspace cookie naming a workspace the operator is not in grants nothing: fall back to their first.
+  const membership =
+    (chosen ? await findMembership(db, { userId: user.id, tenantId: chosen }) : undefined) ??
+    (await listMemberships(db, { userId: user.id }))[0];
+  if (!membership) {
+    throw new AppError(
+      "forbidden",
+      "You are not a member of any workspace. Ask an admin for an invitation link.",
+    );
+  }
+  return { kind: "operator", userId: user.id, name: user.name, email: user.email, ...membership };
+}
+
+async function actorFromKey(db: Database, value: string): Promise<Actor> {
+  const key = await verifyApiKey(db, value);
+  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, key.tenantId));
+  if (!tenant) throw new AppError("unauthenticated", "The API key's workspace no longer exists.");
+  return {
+    kind: "api_key",
+    keyId: key.id,
+    tenant,
+    scopes: key.scopes,
+    principalId: key.principalId,
+    role: key.scopes.includes("admin") ? "admin" : null,
+  };
+}
+
+/** undefined = no key sent; a malformed header is an error, never silently ignored. */
+function readApiKey(headers: Headers): string | undefined {
+  const authorization = headers.get("authorization");
+  if (authorization !== null) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) {
+      throw new AppError(
+        "unauthenticated",
+        "Malformed Authorization header: send `Authorization: Bearer <api key>`.",
+      );
+    }
+    return match[1];
+  }
+  const apiKey = headers.get("x-api-key");
+  if (apiKey !== null) {
+    if (!apiKey.trim()) throw new AppError("unauthenticated", "The X-API-Key header is empty.");
+    return apiKey.trim();
+  }
+  return undefined;
+}
+
+function readCookie(headers: Headers, name: string): string | undefined {
+  for (const part of (headers.get("cookie") ?? "").split(";")) {
+    const [key, ...rest] = part.trim().split("=");
+    if (key === name) return decodeURIComponent(rest.join("="));
+  }
+  return undefined;
+}

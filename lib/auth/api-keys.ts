@@ -1,0 +1,134 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
+import { z } from "zod";
+import { type ApiKeyScope, apiKeyScopes, apiKeys } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation";
+import { recordAudit } from "./audit";
+
+const KEY_PREFIX = "sb_";
+
+export const createApiKeySchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "Give the key a name, e.g. ci-deploy." }).max(100),
+  scopes: z
+    .array(z.enum(apiKeyScopes, { error: "Scopes are admin and gateway." }))
+    .min(1, { error: "Pick at least one scope." })
+    .transform((s) => [...new Set(s)]),
+});
+
+export type ApiKeyDto = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: ApiKeyScope[];
+  principalId: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+
+export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+const generateKey = () => `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
+const prefixOf = (key: string) => key.slice(0, KEY_PREFIX.length + 6);
+
+/** Creates a key and returns its value once; only the hash is stored. */
+export async function createApiKey(
+  db: Database,
+  params: {
+    tenantId: string;
+    input: unknown;
+    createdBy: string | null;
+    principalId?: string;
+    value?: string;
+  },
+): Promise<{ key: string; apiKey: ApiKeyDto }> {
+  const input = parseOrThrow(createApiKeySchema, params.input, "The API key");
+  const key = params.value ?? generateKey();
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      tenantId: params.tenantId,
+      principalId: params.principalId ?? null,
+      name: input.name,
+      prefix: prefixOf(key),
+      keyHash: hashApiKey(key),
+      scopes: input.scopes,
+      createdBy: params.createdBy,
+    })
+    .returning();
+  if (!row) throw new AppError("internal", "The key could not be created.");
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "api_key.created",
+    actorKind: params.createdBy ? "operator" : "system",
+    actorId: params.createdBy,
+    subject: row.id,
+    detail: `${input.name} (${input.scopes.join(", ")})`,
+  });
+  return { key, apiKey: toDto(row) };
+}
+
+export async function listApiKeys(db: Database, params: { tenantId: string }): Promise<ApiKeyDto[]> {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.tenantId, params.tenantId))
+    .orderBy(desc(apiKeys.createdAt));
+  return rows.map(toDto);
+}
+
+export async function revokeApiKey(
+  db: Database,
+  params: { tenantId: string; id: string; actorId: string | null },
+): Promise<void> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(apiKeys.tenantId, params.tenantId), eq(apiKeys.id, params.id), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id, name: apiKeys.name });
+  if (!row) throw new AppError("not_found", "There is no active API key with that id in this workspace.");
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "api_key.revoked",
+    actorKind: "operator",
+    actorId: params.actorId,
+    subject: row.id,
+    detail: row.name,
+  });
+}
+
+export type VerifiedKey = { id: string; tenantId: string; scopes: ApiKeyScope[]; principalId: string | null };
+
+/** The key behind a bearer value, or an `unauthenticated` error that says what is wrong. */
+export async function verifyApiKey(db: Database, value: string): Promise<VerifiedKey> {
+  if (!value.startsWith(KEY_PREFIX) || value.length < 20) {
+    throw new AppError("unauthenticated", "That is not a Switchboard API key (keys start with sb_).");
+  }
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hashApiKey(value)));
+  if (!row) throw new AppError("unauthenticated", "The API key is not valid.");
+  if (row.revokedAt) throw new AppError("unauthenticated", "The API key has been revoked.");
+  // Record use at most once a minute, so a busy key does not write on every request.
+  const aMinuteAgo = new Date(Date.now() - 60_000);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date() })
+    .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))));
+  return { id: row.id, tenantId: row.tenantId, scopes: row.scopes, principalId: row.principalId };
+}
+
+function toDto(row: typeof apiKeys.$inferSelect): ApiKeyDto {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    principalId: row.principalId,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,48 @@
+import { and, count, eq, gt } from "drizzle-orm";
+import { auditEvents } from "@/db/schema";
+import type { Database, Queryable } from "@/lib/db/client";
+
+export type AuditAction =
+  | "auth.signed_in"
+  | "auth.sign_in_failed"
+  | "auth.signed_out"
+  | "auth.setup_completed"
+  | "member.invited"
+  | "member.joined"
+  | "member.role_changed"
+  | "member.removed"
+  | "api_key.created"
+  | "api_key.revoked"
+  | "workspace.created";
+
+export type AuditEntry = {
+  tenantId?: string | null;
+  action: AuditAction;
+  actorKind: "operator" | "api_key" | "system" | "anonymous";
+  actorId?: string | null;
+  subject?: string | null;
+  ipAddress?: string | null;
+  detail?: string | null;
+};
+
+/** Never pass secrets, passwords or keys here: the audit log is read by people. */
+export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
+  await db.insert(auditEvents).values(entry);
+}
+
+export async function countRecentAudit(
+  db: Database,
+  params: { action: AuditAction; subject: string; since: Date },
+): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditEvents)
+    .where(
+      and(
+        eq(auditEvents.action, params.action),
+        eq(auditEvents.subject, params.subject),
+        gt(auditEvents.createdAt, params.since),
+      ),
+    );
+  return row?.n ?? 0;
+}

@@ -1,0 +1,54 @@
+import { createHmac } from "node:crypto";
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { nextCookies } from "better-auth/next-js";
+import { accounts, sessions, users, verifications } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
+import { loadSecretKey } from "@/lib/secrets/encryption";
+
+/**
+ * better-auth owns passwords (scrypt), sessions (database rows behind a signed, http-only,
+ * SameSite=Lax cookie) and sign-up/sign-in. Its own HTTP handler is deliberately not mounted:
+ * Switchboard calls `auth.api.*` from its server actions, so every entry point stays ours
+ * (authorization, audit, rate limit) and there is no second, unaudited sign-in route.
+ */
+function createAuth(db: Database) {
+  const env = readEnv();
+  return betterAuth({
+    appName: "Switchboard",
+    baseURL: env.publicUrl,
+    // Derived from the secrets key so one key protects both; HMAC keeps the two uses apart.
+    secret: createHmac("sha256", loadSecretKey({ secretKey: env.secretKey, dataDir: env.dataDir }))
+      .update("better-auth-session-signing")
+      .digest("hex"),
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: users, session: sessions, account: accounts, verification: verifications },
+    }),
+    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 256, autoSignIn: true },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    advanced: {
+      cookiePrefix: "switchboard",
+      useSecureCookies: env.publicUrl.startsWith("https://"),
+      database: { generateId: () => crypto.randomUUID() },
+    },
+    // Sign-in attempts are limited by lib/auth/sign-in.ts from the audit log (shared by replicas).
+    rateLimit: { enabled: false },
+    telemetry: { enabled: false },
+    plugins: [nextCookies()],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+const cache = new WeakMap<Database, Auth>();
+
+export function getAuth(db: Database): Auth {
+  let auth = cache.get(db);
+  if (!auth) {
+    auth = createAuth(db);
+    cache.set(db, auth);
+  }
+  return auth;
+}

@@ -1,0 +1,92 @@
+import { and, asc, count, eq } from "drizzle-orm";
+import { z } from "zod";
+import { memberships, type Role, roles, users } from "@/db/schema";
+import type { Database, Queryable } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation";
+import { recordAudit } from "./audit";
+
+export type MemberDto = { userId: string; name: string; email: string; role: Role; joinedAt: string };
+
+export async function listMembers(db: Database, params: { tenantId: string }): Promise<MemberDto[]> {
+  const rows = await db
+    .select({
+      userId: users.id,
+      name: users.name,
+      email: users.email,
+      role: memberships.role,
+      joinedAt: memberships.createdAt,
+    })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(eq(memberships.tenantId, params.tenantId))
+    .orderBy(asc(memberships.createdAt));
+  return rows.map((r) => ({ ...r, joinedAt: r.joinedAt.toISOString() }));
+}
+
+export const changeRoleSchema = z.strictObject({
+  userId: z.string().min(1).max(100),
+  role: z.enum(roles, { error: "Pick a role: admin, approver or viewer." }),
+});
+
+export async function changeMemberRole(
+  db: Database,
+  params: { tenantId: string; input: unknown; actorId: string },
+): Promise<void> {
+  const { userId, role } = parseOrThrow(changeRoleSchema, params.input, "The role change");
+  await db.transaction(async (tx) => {
+    const current = await getMembershipOrThrow(tx, params.tenantId, userId);
+    if (current.role === "admin" && role !== "admin") await assertAnotherAdmin(tx, params.tenantId);
+    await tx
+      .update(memberships)
+      .set({ role })
+      .where(and(eq(memberships.tenantId, params.tenantId), eq(memberships.userId, userId)));
+  });
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "member.role_changed",
+    actorKind: "operator",
+    actorId: params.actorId,
+    subject: userId,
+    detail: `to ${role}`,
+  });
+}
+
+export async function removeMember(
+  db: Database,
+  params: { tenantId: string; userId: string; actorId: string },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const current = await getMembershipOrThrow(tx, params.tenantId, params.userId);
+    if (current.role === "admin") await assertAnotherAdmin(tx, params.tenantId);
+    await tx
+      .delete(memberships)
+      .where(and(eq(memberships.tenantId, params.tenantId), eq(memberships.userId, params.userId)));
+  });
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "member.removed",
+    actorKind: "operator",
+    actorId: params.actorId,
+    subject: params.userId,
+  });
+}
+
+async function getMembershipOrThrow(db: Queryable, tenantId: string, userId: string) {
+  const [row] = await db
+    .select()
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+  if (!row) throw new AppError("not_found", "That person is not a member of this workspace.");
+  return row;
+}
+
+async function assertAnotherAdmin(db: Queryable, tenantId: string) {
+  const [row] = await db
+    .select({ n: count() })
+    .from(memberships)
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin")));
+  if ((row?.n ?? 0) <= 1) {
+    throw new AppError("conflict", "A workspace needs at least one admin. Make someone else admin first.");
+  }
+}

@@ -1,0 +1,61 @@
+import { and, asc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { memberships, type Role, type Tenant, tenants } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
+import { AppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation";
+
+export type Membership = { tenant: Tenant; role: Role };
+
+export async function listMemberships(db: Database, params: { userId: string }): Promise<Membership[]> {
+  return db
+    .select({ tenant: tenants, role: memberships.role })
+    .from(memberships)
+    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+    .where(eq(memberships.userId, params.userId))
+    .orderBy(asc(memberships.createdAt));
+}
+
+export async function findMembership(
+  db: Database,
+  params: { userId: string; tenantId: string },
+): Promise<Membership | undefined> {
+  const [row] = await db
+    .select({ tenant: tenants, role: memberships.role })
+    .from(memberships)
+    .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
+    .where(and(eq(memberships.userId, params.userId), eq(memberships.tenantId, params.tenantId)));
+  return row;
+}
+
+export const createWorkspaceSchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "Give the workspace a name." }).max(80),
+});
+
+/** A new workspace with its creator as admin. */
+export async function createWorkspace(
+  db: Database,
+  params: { userId: string; input: unknown },
+): Promise<Tenant> {
+  const { name } = parseOrThrow(createWorkspaceSchema, params.input, "The workspace");
+  const base =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "workspace";
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const slug = attempt === 0 ? base : `${base}-${crypto.randomUUID().slice(0, 6)}`;
+    try {
+      return await db.transaction(async (tx) => {
+        const [tenant] = await tx.insert(tenants).values({ slug, name }).returning();
+        if (!tenant) throw new AppError("internal", "The workspace could not be created.");
+        await tx.insert(memberships).values({ tenantId: tenant.id, userId: params.userId, role: "admin" });
+        return tenant;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new AppError("conflict", "A workspace with a similar name exists; pick another name.");
+}

@@ -1,0 +1,15 @@
+import { type NextRequest, NextResponse } from "next/server";
+import { toErrorBody } from "@/lib/errors";
+import { checkRequest } from "@/lib/http/request-guard";
+
+/** Runs before every page, action and route handler (Next.js 16 "proxy", Node.js runtime). */
+export function proxy(request: NextRequest) {
+  const refusal = checkRequest(request);
+  if (!refusal) return NextResponse.next();
+  return NextResponse.json({ error: toErrorBody(refusal) }, { status: refusal.status });
+}
+
+export const config = {
+  // Static assets need no checks.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+};
