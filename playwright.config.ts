@@ -3,6 +3,9 @@ import { defineConfig } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 export const e2eDataDir = ".data/e2e";
 export const e2eServerLog = ".data/e2e-server.log";
+export const adminStorageState = ".data/e2e-admin.json";
+/** The headless-bootstrap key (SWITCHBOARD_BOOTSTRAP_API_KEY): API calls in tests use it. */
+export const e2eBootstrapKey = "sb_e2e-bootstrap-key-0123456789abcdef";
 
 /**
  * Browser tests against `next start` (run `next build` first; `npm test` does) on a fresh PGlite
@@ -34,11 +37,20 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // First-run setup creates the admin and saves the session; every other test starts signed in.
+    { name: "setup", testMatch: /first-run\.setup\.ts/ },
+    { name: "dashboard", testMatch: /.*\.spec\.ts/, dependencies: ["setup"], use: { storageState: adminStorageState } },
+  ],
   webServer: {
     command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port} > ${e2eServerLog} 2>&1`,
     url: `http://127.0.0.1:${port}/api/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
-    env: { SWITCHBOARD_DATA_DIR: e2eDataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      SWITCHBOARD_DATA_DIR: e2eDataDir,
+      SWITCHBOARD_BOOTSTRAP_API_KEY: e2eBootstrapKey,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
   },
 });

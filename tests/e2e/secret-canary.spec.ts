@@ -1,14 +1,14 @@
 import fs from "node:fs";
-import { expect, test } from "@playwright/test";
 import { e2eServerLog } from "../../playwright.config";
+import { expect, test } from "./fixtures";
 
 // A value no page, response or log line may ever contain.
 const CANARY = `canary-${Date.now()}-do-not-leak`;
 
-test("a secret value never appears in any response, page or log", async ({ page, request }) => {
-  const put = await request.put("/api/v1/secrets/canary-token", { data: { value: CANARY } });
+test("a secret value never appears in any response, page or log", async ({ page, api }) => {
+  const put = await api.put("/api/v1/secrets/canary-token", { data: { value: CANARY } });
   expect(put.status()).toBe(201);
-  const created = await request.post("/api/v1/servers", {
+  const created = await api.post("/api/v1/servers", {
     data: {
       name: "canary-server",
       transport: "streamable-http",
@@ -22,9 +22,9 @@ test("a secret value never appears in any response, page or log", async ({ page,
   const bodies = [
     await put.text(),
     await created.text(),
-    await (await request.get("/api/v1/servers")).text(),
-    await (await request.get("/api/v1/servers/canary-server")).text(),
-    await (await request.get("/api/v1/secrets")).text(),
+    await (await api.get("/api/v1/servers")).text(),
+    await (await api.get("/api/v1/servers/canary-server")).text(),
+    await (await api.get("/api/v1/secrets")).text(),
   ];
   for (const body of bodies) expect(body).not.toContain(CANARY);
   expect(bodies[3]).toContain('"isSet":true');

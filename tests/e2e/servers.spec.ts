@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { ServersPage } from "./servers-page";
 
 test.describe("servers", () => {
@@ -10,7 +10,7 @@ test.describe("servers", () => {
     await expect(servers.row("files")).toContainText("Files (read-only)");
   });
 
-  test("bad input shows field errors beside the fields and saves nothing", async ({ page, request }) => {
+  test("bad input shows field errors beside the fields and saves nothing", async ({ page, api }) => {
     const servers = new ServersPage(page);
     await servers.goto();
     await servers.openAddForm();
@@ -32,7 +32,7 @@ test.describe("servers", () => {
     await expect(servers.field("URL")).toHaveAccessibleDescription(/http:\/\/ or https:\/\//);
     await expect(servers.field("Name")).not.toHaveAttribute("aria-invalid", "true");
 
-    const list = await (await request.get("/api/v1/servers")).json();
+    const list = await (await api.get("/api/v1/servers")).json();
     expect(list.servers.map((s: { name: string }) => s.name)).not.toContain("remote-docs");
   });
 

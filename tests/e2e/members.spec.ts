@@ -1,0 +1,84 @@
+import { admin, expect, test } from "./fixtures";
+
+const viewer = { name: "Vic Viewer", email: "vic@example.com", password: "viewer password 1" };
+
+test("an admin invites a viewer, who sees no mutation controls and whose forged requests are refused", async ({
+  page,
+  browser,
+  api,
+}) => {
+  await page.goto("/settings/members");
+  await expect(page.getByTestId(`member-${admin.email}`)).toContainText("admin");
+  await page.getByLabel("Role", { exact: true }).selectOption("viewer");
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  const link = await page.getByLabel("Invitation link").inputValue();
+  expect(link).toMatch(/\/invite\/[\w-]+$/);
+
+  // The viewer opens the link in their own browser, creates an account and joins.
+  const viewerContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const viewerPage = await viewerContext.newPage();
+  await viewerPage.goto(new URL(link).pathname);
+  await expect(viewerPage.getByRole("heading", { name: "Join Default workspace" })).toBeVisible();
+  await viewerPage.getByRole("textbox", { name: "Your name" }).fill(viewer.name);
+  await viewerPage.getByRole("textbox", { name: "Email" }).fill(viewer.email);
+  await viewerPage.getByLabel("Password").fill(viewer.password);
+  await viewerPage.getByRole("button", { name: "Create account and join" }).click();
+  await expect(viewerPage.getByRole("heading", { name: "Overview" })).toBeVisible();
+
+  // A used link cannot be used twice.
+  const reuse = await browser.newPage({ storageState: { cookies: [], origins: [] } });
+  await reuse.goto(new URL(link).pathname);
+  await expect(reuse.getByRole("heading", { name: "Invitation not valid" })).toBeVisible();
+  await reuse.close();
+
+  // Read-only: the servers are listed, but there is nothing to add, edit or delete.
+  await viewerPage.goto("/servers");
+  await expect(viewerPage.getByTestId("server-row-local-tools")).toBeVisible();
+  await expect(viewerPage.getByRole("link", { name: "Add server" })).toHaveCount(0);
+  await expect(viewerPage.getByRole("button", { name: /Delete/ })).toHaveCount(0);
+  await expect(viewerPage.getByRole("link", { name: /Edit/ })).toHaveCount(0);
+  await viewerPage.goto("/servers/new");
+  await expect(viewerPage).toHaveURL(/\/servers$/);
+
+  // Forged requests with the viewer's own session are refused by the server, and change nothing.
+  const create = await viewerPage.request.post("/api/v1/servers", {
+    data: { name: "sneaky", transport: "stdio", command: "node" },
+  });
+  expect(create.status()).toBe(403);
+  expect((await create.json()).error.message).toMatch(/admin role/);
+  const remove = await viewerPage.request.delete("/api/v1/servers/local-tools");
+  expect(remove.status()).toBe(403);
+  const names = ((await (await api.get("/api/v1/servers")).json()).servers as { name: string }[]).map(
+    (s) => s.name,
+  );
+  expect(names).toContain("local-tools");
+  expect(names).not.toContain("sneaky");
+
+  // The admin sees the new member and can promote them.
+  await page.reload();
+  await expect(page.getByTestId(`member-${viewer.email}`)).toContainText("viewer");
+  await viewerContext.close();
+});
+
+test("sign out, a wrong password is refused, the right one signs in", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
+  await page.goto("/servers");
+  await expect(page).toHaveURL(/\/sign-in$/);
+
+  await page.getByRole("textbox", { name: "Email" }).fill(admin.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByText("Wrong email or password.")).toBeVisible();
+
+  await page.getByLabel("Password").fill(admin.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+
+  await page.getByText(admin.name).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/servers");
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await context.close();
+});

@@ -1,0 +1,151 @@
+import { randomBytes } from "node:crypto";
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { ProcessDatabase } from "@/lib/db/process-db";
+import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
+
+/*
+ * Every route handler and every server action in app/, found from the files (so a new one cannot
+ * be forgotten): without a session or key each refuses with 401; a viewer gets 403 on every
+ * mutation. Only Next's request-scope accessors are replaced (there is no Next server here):
+ * `headers()` returns the test request's headers; the handlers and actions themselves are real.
+ */
+
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+let requestHeaders = new Headers();
+vi.mock("next/headers", () => ({
+  headers: async () => requestHeaders,
+  cookies: async () => ({ get: () => undefined, set: () => undefined, delete: () => undefined }),
+}));
+vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
+
+const appDir = path.join(process.cwd(), "app");
+const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Callable without signing in, each for a stated reason. */
+const publicRoutes: Record<string, string> = {
+  "GET /api/v1/health": "liveness probe for load balancers",
+};
+const publicActions: Record<string, string> = {
+  signInAction: "signing in is how a session starts",
+  completeSetupAction: "first run, before any account exists (guarded by needsSetup and the setup token)",
+  acceptInvitationAction: "joining with an invitation link may create the account",
+};
+/** Mutations a viewer may make, each for a stated reason. */
+const viewerActions: Record<string, string> = {
+  switchWorkspaceAction: "choosing among one's own workspaces changes nothing shared",
+  createWorkspaceAction: "anyone may start a workspace of their own (they become its admin)",
+  signOutAction: "ending one's own session",
+};
+
+function findFiles(dir: string, name: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return findFiles(full, name);
+    return entry.name === name ? [full] : [];
+  });
+}
+
+/** app/api/v1/servers/[name]/route.ts → /api/v1/servers/[name] (route groups dropped). */
+const routePath = (file: string) =>
+  `/${path.relative(appDir, path.dirname(file))}`.replace(/\/\([^)]+\)/g, "").replace(/\\/g, "/");
+
+type RouteModule = Partial<
+  Record<(typeof methods)[number], (req: Request, ctx: unknown) => Promise<Response>>
+>;
+type ActionModule = Record<string, unknown>;
+
+const routes = findFiles(appDir, "route.ts").map((file) => ({ file, path: routePath(file) }));
+const actionFiles = findFiles(appDir, "actions.ts");
+
+async function callRoute(
+  mod: RouteModule,
+  method: (typeof methods)[number],
+  routeFile: string,
+  headers: Headers,
+) {
+  const url = `http://127.0.0.1:3000${routePath(routeFile).replace(/\[(\w+)\]/g, "local-tools")}`;
+  const params = Object.fromEntries([...routeFile.matchAll(/\[(\w+)\]/g)].map((m) => [m[1], "local-tools"]));
+  const body =
+    method === "GET" || method === "DELETE" ? undefined : JSON.stringify({ value: "x", name: "probe" });
+  if (body) headers.set("content-type", "application/json");
+  const handler = mod[method];
+  if (!handler) throw new Error(`${method} missing`);
+  return handler(new Request(url, { method, headers, body }), { params: Promise.resolve(params) });
+}
+
+async function callAction(fn: unknown, headers: Headers) {
+  requestHeaders = headers;
+  // Arguments are deliberately junk: authentication must be checked before input is looked at.
+  return (await (fn as (...args: unknown[]) => Promise<{ ok: boolean; error?: { code: string } }>)("probe", {
+    name: "probe",
+  })) as { ok: boolean; error?: { code: string } };
+}
+
+describe("access control on every route and action", () => {
+  let handle: ProcessDatabase;
+  let viewerCookie: string;
+  let gatewayKey: string;
+
+  beforeAll(async () => {
+    handle = await openProcessTestDatabase("pglite");
+    viewerCookie = (await createTestOperator(handle, { email: "viewer@example.com", role: "viewer" })).cookie;
+    gatewayKey = await createTestApiKey(handle, ["gateway"]);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    vi.unstubAllEnvs();
+  });
+
+  it("finds the app's route handlers and actions", () => {
+    expect(routes.map((r) => r.path)).toContain("/api/v1/servers");
+    expect(actionFiles.length).toBeGreaterThanOrEqual(3);
+  });
+
+  for (const route of routes) {
+    it(`${route.path}: 401 without credentials, 403 for a viewer's mutations and a gateway-only key`, async () => {
+      const mod = (await import(/* @vite-ignore */ route.file)) as RouteModule;
+      const exported = methods.filter((m) => typeof mod[m] === "function");
+      expect(exported.length).toBeGreaterThan(0);
+      for (const method of exported) {
+        const label = `${method} ${route.path}`;
+        const anonymous = await callRoute(mod, method, route.file, new Headers());
+        if (publicRoutes[label]) {
+          expect(anonymous.status, label).toBe(200);
+          continue;
+        }
+        expect(anonymous.status, label).toBe(401);
+        expect((await anonymous.json()).error.code, label).toBe("unauthenticated");
+
+        const asViewer = await callRoute(mod, method, route.file, new Headers({ cookie: viewerCookie }));
+        if (method === "GET") expect([200, 404], label).toContain(asViewer.status);
+        else expect(asViewer.status, label).toBe(403);
+
+        const asGatewayKey = await callRoute(
+          mod,
+          method,
+          route.file,
+          new Headers({ authorization: `Bearer ${gatewayKey}` }),
+        );
+        expect(asGatewayKey.status, `${label} with a gateway-only key`).toBe(403);
+      }
+    });
+  }
+
+  for (const file of actionFiles) {
+    it(`${path.relative(process.cwd(), file)}: every action refuses anonymous callers and viewers`, async () => {
+      const mod = (await import(/* @vite-ignore */ file)) as ActionModule;
+      const actions = Object.entries(mod).filter(([, v]) => typeof v === "function");
+      expect(actions.length).toBeGreaterThan(0);
+      for (const [name, fn] of actions) {
+        if (publicActions[name]) continue;
+        const anonymous = await callAction(fn, new Headers());
+        expect(anonymous, name).toMatchObject({ ok: false, error: { code: "unauthenticated" } });
+        if (viewerActions[name]) continue;
+        const asViewer = await callAction(fn, new Headers({ cookie: viewerCookie }));
+        expect(asViewer, name).toMatchObject({ ok: false, error: { code: "forbidden" } });
+      }
+    });
+  }
+});
