@@ -40,7 +40,12 @@ export default defineConfig({
   projects: [
     // First-run setup creates the admin and saves the session; every other test starts signed in.
     { name: "setup", testMatch: /first-run\.setup\.ts/ },
-    { name: "dashboard", testMatch: /.*\.spec\.ts/, dependencies: ["setup"], use: { storageState: adminStorageState } },
+    {
+      name: "dashboard",
+      testMatch: /.*\.spec\.ts/,
+      dependencies: ["setup"],
+      use: { storageState: adminStorageState },
+    },
   ],
   webServer: {
     command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port} > ${e2eServerLog} 2>&1`,

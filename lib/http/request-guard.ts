@@ -2,7 +2,16 @@ import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 
 /** Query parameters that would put a credential in URLs, logs and browser history. */
-const credentialParams = new Set(["api_key", "apikey", "api-key", "access_token", "token", "key", "password", "secret"]);
+const credentialParams = new Set([
+  "api_key",
+  "apikey",
+  "api-key",
+  "access_token",
+  "token",
+  "key",
+  "password",
+  "secret",
+]);
 
 let allowed: Set<string> | undefined;
 

@@ -10,7 +10,7 @@ export const metadata: Metadata = { title: "API keys" };
 export const dynamic = "force-dynamic";
 
 const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString("en-GB", { timeZone: "UTC" }) + " UTC" : "never";
+  iso ? `${new Date(iso).toLocaleString("en-GB", { timeZone: "UTC" })} UTC` : "never";
 
 export default async function ApiKeysPage() {
   const { db, tenant, canManage } = await getPageContext();
