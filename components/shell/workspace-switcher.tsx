@@ -2,32 +2,56 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { type FormEvent, useRef, useState, useTransition } from "react";
 import { createWorkspaceAction, switchWorkspaceAction } from "@/app/(dashboard)/actions";
+import { Button } from "@/components/ui/button";
+import { Field, TextInput } from "@/components/ui/field";
+import type { ActionResult } from "@/lib/actions/action-result";
 
 type Workspace = { id: string; name: string; role: string };
+
+const NEW = "__new";
 
 /** Lists the operator's workspaces; switching sets a cookie and reloads every query. */
 export function WorkspaceSwitcher({ current, workspaces }: { current: string; workspaces: Workspace[] }) {
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
+  const [nameError, setNameError] = useState<string[] | undefined>();
+  const dialog = useRef<HTMLDialogElement>(null);
   const router = useRouter();
   const queryClient = useQueryClient();
 
-  const after = (result: { ok: boolean; error?: { message: string } }) => {
-    if (!result.ok) return setError(result.error?.message ?? "Could not switch.");
-    setError(null);
+  const afterSwitch = (result: ActionResult<null>) => {
+    if (!result.ok) return false;
     queryClient.clear();
+    dialog.current?.close();
     router.push("/");
     router.refresh();
+    return true;
   };
 
-  const onChange = (value: string) =>
+  const onChange = (value: string) => {
+    if (value === NEW) {
+      setNameError(undefined);
+      dialog.current?.showModal();
+      return;
+    }
     startTransition(async () => {
-      if (value !== "__new") return after(await switchWorkspaceAction(value));
-      const name = window.prompt("Name of the new workspace");
-      if (name) after(await createWorkspaceAction({ name }));
+      const result = await switchWorkspaceAction(value);
+      setError(result.ok ? null : result.error.message);
+      afterSwitch(result);
     });
+  };
+
+  const create = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get("name") ?? "");
+    startTransition(async () => {
+      const result = await createWorkspaceAction({ name });
+      if (!result.ok) setNameError(result.error.fieldErrors?.name ?? [result.error.message]);
+      afterSwitch(result);
+    });
+  };
 
   return (
     <div className="px-3">
@@ -49,9 +73,34 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             {w.name} ({w.role})
           </option>
         ))}
-        <option value="__new">+ New workspace…</option>
+        <option value={NEW}>+ New workspace…</option>
       </select>
       {error ? <p className="mt-1 text-xs text-red-300">{error}</p> : null}
+      <dialog
+        ref={dialog}
+        aria-labelledby="new-workspace-title"
+        className="m-auto w-full max-w-sm rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
+        <form onSubmit={create} noValidate className="space-y-4 p-6">
+          <h2 id="new-workspace-title" className="text-lg font-semibold text-slate-900">
+            New workspace
+          </h2>
+          <p className="text-sm text-slate-600">
+            A separate set of servers, secrets, keys and members. You will be its admin.
+          </p>
+          <Field id="workspace-name" label="Name" errors={nameError}>
+            <TextInput id="workspace-name" name="name" invalid={!!nameError} placeholder="Platform team" />
+          </Field>
+          <div className="flex justify-end gap-2">
+            <Button variant="secondary" onClick={() => dialog.current?.close()}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={isPending}>
+              {isPending ? "Creating…" : "Create workspace"}
+            </Button>
+          </div>
+        </form>
+      </dialog>
     </div>
   );
 }

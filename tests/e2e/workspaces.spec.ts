@@ -1,0 +1,35 @@
+import { expect, test } from "./fixtures";
+import { ServersPage } from "./servers-page";
+
+test("a new workspace starts empty, and its servers stay in it", async ({ page }) => {
+  const servers = new ServersPage(page);
+  await page.goto("/");
+  await page.getByLabel("Workspace").selectOption({ label: "+ New workspace…" });
+  const dialog = page.getByRole("dialog", { name: "New workspace" });
+  await dialog.getByRole("button", { name: "Create workspace" }).click();
+  await expect(dialog.getByRole("textbox", { name: "Name" })).toHaveAccessibleDescription(
+    /Give the workspace a name/,
+  );
+  await dialog.getByRole("textbox", { name: "Name" }).fill("Beta team");
+  await dialog.getByRole("button", { name: "Create workspace" }).click();
+  await expect(page.getByLabel("Workspace")).toHaveValue(/.+/);
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  await expect(page.getByText("Beta team: your MCP servers at a glance.")).toBeVisible();
+
+  await servers.goto();
+  await expect(page.getByText("No MCP servers yet")).toBeVisible();
+  await servers.openAddForm();
+  await servers.field("Name").fill("beta-only");
+  await servers.field("Command").fill("node");
+  await servers.submit("Add server");
+  await expect(servers.row("beta-only")).toBeVisible();
+
+  // Back in the default workspace the Beta server does not exist, not even by URL.
+  await page.getByLabel("Workspace").selectOption({ label: "Default workspace (admin)" });
+  await expect(page.getByText("Default workspace: your MCP servers at a glance.")).toBeVisible();
+  await servers.goto();
+  await expect(servers.row("local-tools")).toBeVisible();
+  await expect(servers.row("beta-only")).toHaveCount(0);
+  const response = await page.goto("/servers/beta-only/edit");
+  expect(response?.status()).toBe(404);
+});
