@@ -4,7 +4,9 @@ import { ServersPage } from "./servers-page";
 test("a new workspace starts empty, and its servers stay in it", async ({ page }) => {
   const servers = new ServersPage(page);
   await page.goto("/");
-  await page.getByLabel("Workspace").selectOption({ label: "+ New workspace…" });
+  await page
+    .getByRole("combobox", { name: "Workspace", exact: true })
+    .selectOption({ label: "+ New workspace…" });
   const dialog = page.getByRole("dialog", { name: "New workspace" });
   await dialog.getByRole("button", { name: "Create workspace" }).click();
   await expect(dialog.getByRole("textbox", { name: "Name" })).toHaveAccessibleDescription(
@@ -12,7 +14,7 @@ test("a new workspace starts empty, and its servers stay in it", async ({ page }
   );
   await dialog.getByRole("textbox", { name: "Name" }).fill("Beta team");
   await dialog.getByRole("button", { name: "Create workspace" }).click();
-  await expect(page.getByLabel("Workspace")).toHaveValue(/.+/);
+  await expect(page.getByRole("combobox", { name: "Workspace", exact: true })).toHaveValue(/.+/);
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   await expect(page.getByText("Beta team: your MCP servers at a glance.")).toBeVisible();
 
@@ -25,7 +27,9 @@ test("a new workspace starts empty, and its servers stay in it", async ({ page }
   await expect(servers.row("beta-only")).toBeVisible();
 
   // Back in the default workspace the Beta server does not exist, not even by URL.
-  await page.getByLabel("Workspace").selectOption({ label: "Default workspace (admin)" });
+  await page
+    .getByRole("combobox", { name: "Workspace", exact: true })
+    .selectOption({ label: "Default workspace (admin)" });
   await expect(page.getByText("Default workspace: your MCP servers at a glance.")).toBeVisible();
   await servers.goto();
   await expect(servers.row("local-tools")).toBeVisible();
