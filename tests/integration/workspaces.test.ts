@@ -67,10 +67,9 @@ describe.each(drivers)("workspace isolation on %s", (driver) => {
 
   for (const who of asA()) {
     it(`${who.label} cannot see, change or delete workspace B's server`, async () => {
-      const list = await listServersRoute(
-        new Request(url("/api/v1/servers"), { headers: who.headers() }),
-        { params: Promise.resolve({}) },
-      );
+      const list = await listServersRoute(new Request(url("/api/v1/servers"), { headers: who.headers() }), {
+        params: Promise.resolve({}),
+      });
       const names = ((await list.json()) as { servers: { name: string }[] }).servers.map((s) => s.name);
       expect(names).toContain("a-server");
       expect(names).not.toContain("b-server");
