@@ -69,7 +69,8 @@ const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ?
 function allowedHosts(env: z.infer<typeof envSchema>): string[] {
   // Loopback names are always allowed (any port); others only when configured.
   const hosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
-  if (!loopbackHosts.has(env.HOST) && env.HOST !== "0.0.0.0" && env.HOST !== "::") hosts.add(urlHost(env.HOST));
+  if (!loopbackHosts.has(env.HOST) && env.HOST !== "0.0.0.0" && env.HOST !== "::")
+    hosts.add(urlHost(env.HOST));
   if (env.SWITCHBOARD_PUBLIC_URL) hosts.add(new URL(env.SWITCHBOARD_PUBLIC_URL).host);
   for (const host of (env.SWITCHBOARD_ALLOWED_HOSTS ?? "").split(",")) {
     if (host.trim()) hosts.add(host.trim().toLowerCase());

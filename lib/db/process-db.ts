@@ -30,7 +30,10 @@ export function getDatabase(): Promise<ProcessDatabase> {
 }
 
 /** Tests point the process at a database they opened themselves. */
-export async function setProcessDatabase(handle: DatabaseHandle, options: BootstrapOptions = { seedDemoServers: false }) {
+export async function setProcessDatabase(
+  handle: DatabaseHandle,
+  options: BootstrapOptions = { seedDemoServers: false },
+) {
   const ready = await withBootstrap(handle, options);
   state.__switchboardDb = Promise.resolve(ready);
   return ready;
