@@ -1,0 +1,384 @@
+import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { catalogEntries, catalogSnapshots, type EffectClass, mcpServers, tools } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import {
+  type CatalogContents,
+  type CatalogDiff,
+  type CatalogKind,
+  canonicalCatalog,
+  canonicalJson,
+  diffCatalogs,
+  emptyDiff,
+  entryKeyOf,
+  hashCatalog,
+  hashToolDefinition,
+  toGatewayName,
+  withUniqueKeys,
+} from "./catalog";
+
+type TenantServer = { tenantId: string; serverId: string };
+/** A database or an open transaction: every query here composes inside a caller's transaction. */
+type Queryable = Pick<Database, "select" | "insert" | "update" | "delete">;
+type Definition = Record<string, unknown>;
+
+export type EntryKind = (typeof catalogEntries.$inferSelect)["kind"];
+const entryKindOf = {
+  resources: "resource",
+  resourceTemplates: "resource-template",
+  prompts: "prompt",
+} as const;
+
+export type SaveCatalogResult = { changed: boolean; snapshotId: string; hash: string; diff: CatalogDiff };
+
+// Rows per INSERT: far below PostgreSQL's 65,535 bind parameters even for 5,000 tools.
+const INSERT_CHUNK = 500;
+
+/**
+ * Stores what discovery found, in one transaction: tools upserted (a changed definition clears the
+ * admin's effect — it must be reviewed again), vanished tools marked removed (their grants and call
+ * history keep pointing at a row), resources/templates/prompts replaced, and a snapshot written only
+ * when the catalog hash moved. The server's gateway names come from its current registered name.
+ */
+export async function saveCatalog(
+  db: Database,
+  params: TenantServer & { catalog: CatalogContents },
+): Promise<SaveCatalogResult> {
+  return db.transaction(async (tx) => {
+    // Two replicas may discover the same server at once: one at a time per server, or both would
+    // compare against the same latest snapshot and record the same change twice.
+    const [server] = await tx
+      .select({ name: mcpServers.name })
+      .from(mcpServers)
+      .where(and(eq(mcpServers.id, params.serverId), eq(mcpServers.tenantId, params.tenantId)))
+      .for("no key update");
+    if (!server) throw new AppError("not_found", "The server was not found.");
+    const scoped = { ...params, catalog: withUniqueKeys(params.catalog) };
+    await syncTools(tx, { ...scoped, serverName: server.name });
+    await syncEntries(tx, scoped);
+    return recordSnapshot(tx, scoped);
+  });
+}
+
+async function syncTools(
+  db: Queryable,
+  params: TenantServer & { serverName: string; catalog: CatalogContents },
+) {
+  const existing = await db
+    .select({
+      id: tools.id,
+      name: tools.name,
+      hash: tools.definitionHash,
+      gatewayName: tools.gatewayName,
+      definition: tools.definition,
+      removedAt: tools.removedAt,
+    })
+    .from(tools)
+    .where(eq(tools.serverId, params.serverId));
+  const byName = new Map(existing.map((row) => [row.name, row]));
+  const incoming = new Set(params.catalog.tools.map((tool) => tool.name));
+  const rows = params.catalog.tools
+    .map((tool) => ({
+      tenantId: params.tenantId,
+      serverId: params.serverId,
+      name: tool.name,
+      gatewayName: toGatewayName(params.serverName, tool.name),
+      definition: tool as Definition,
+      definitionHash: hashToolDefinition(tool),
+    }))
+    .filter((row) => {
+      const prev = byName.get(row.name);
+      return (
+        !prev ||
+        prev.removedAt !== null ||
+        prev.hash !== row.definitionHash ||
+        prev.gatewayName !== row.gatewayName ||
+        canonicalJson(prev.definition) !== canonicalJson(row.definition)
+      );
+    });
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    await db
+      .insert(tools)
+      .values(rows.slice(i, i + INSERT_CHUNK))
+      .onConflictDoUpdate({
+        target: [tools.serverId, tools.name],
+        set: {
+          gatewayName: sql`excluded.gateway_name`,
+          definition: sql`excluded.definition`,
+          // SET sees the old row: keep the effect only while the defining fields are unchanged.
+          effect: sql`case when ${tools.definitionHash} = excluded.definition_hash then ${tools.effect} else null end`,
+          definitionHash: sql`excluded.definition_hash`,
+          removedAt: null,
+          updatedAt: sql`now()`,
+        },
+      });
+  }
+  const vanished = existing
+    .filter((row) => row.removedAt === null && !incoming.has(row.name))
+    .map((row) => row.id);
+  if (vanished.length > 0) {
+    await db
+      .update(tools)
+      .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(inArray(tools.id, vanished));
+  }
+}
+
+async function syncEntries(db: Queryable, params: TenantServer & { catalog: CatalogContents }) {
+  const existing = await db
+    .select({
+      id: catalogEntries.id,
+      kind: catalogEntries.kind,
+      key: catalogEntries.key,
+      definition: catalogEntries.definition,
+    })
+    .from(catalogEntries)
+    .where(eq(catalogEntries.serverId, params.serverId));
+  const stored = new Map(existing.map((row) => [`${row.kind}\n${row.key}`, row]));
+  const seen = new Set<string>();
+  const rows = (["resources", "resourceTemplates", "prompts"] as const).flatMap((kind) =>
+    (params.catalog[kind] as Definition[]).map((definition) => ({
+      tenantId: params.tenantId,
+      serverId: params.serverId,
+      kind: entryKindOf[kind],
+      key: entryKeyOf[kind](definition),
+      definition,
+    })),
+  );
+  const changed = rows.filter((row) => {
+    const id = `${row.kind}\n${row.key}`;
+    seen.add(id);
+    const prev = stored.get(id);
+    return !prev || canonicalJson(prev.definition) !== canonicalJson(row.definition);
+  });
+  for (let i = 0; i < changed.length; i += INSERT_CHUNK) {
+    await db
+      .insert(catalogEntries)
+      .values(changed.slice(i, i + INSERT_CHUNK))
+      .onConflictDoUpdate({
+        target: [catalogEntries.serverId, catalogEntries.kind, catalogEntries.key],
+        set: { definition: sql`excluded.definition`, updatedAt: sql`now()` },
+      });
+  }
+  // Unlike tools, nothing refers to these rows: an entry that is gone is simply gone.
+  const vanished = existing.filter((row) => !seen.has(`${row.kind}\n${row.key}`)).map((row) => row.id);
+  if (vanished.length > 0) await db.delete(catalogEntries).where(inArray(catalogEntries.id, vanished));
+}
+
+async function recordSnapshot(
+  db: Queryable,
+  params: TenantServer & { catalog: CatalogContents },
+): Promise<SaveCatalogResult> {
+  const canonical = canonicalCatalog(params.catalog);
+  const hash = hashCatalog(canonical);
+  const [latest] = await db
+    .select({ id: catalogSnapshots.id, hash: catalogSnapshots.hash, catalog: catalogSnapshots.catalog })
+    .from(catalogSnapshots)
+    .where(eq(catalogSnapshots.serverId, params.serverId))
+    .orderBy(desc(catalogSnapshots.takenAt))
+    .limit(1);
+  if (latest?.hash === hash) return { changed: false, snapshotId: latest.id, hash, diff: emptyDiff() };
+  const diff = diffCatalogs(latest?.catalog as CatalogContents | undefined, canonical);
+  const [inserted] = await db
+    .insert(catalogSnapshots)
+    .values({ tenantId: params.tenantId, serverId: params.serverId, hash, catalog: canonical, diff })
+    .returning({ id: catalogSnapshots.id });
+  if (!inserted) throw new Error("The catalog snapshot was not stored.");
+  return { changed: true, snapshotId: inserted.id, hash, diff };
+}
+
+// ─── Reads ──────────────────────────────────────────────────────────────────────────────────────
+
+export type ToolRef = { serverName: string; toolName: string };
+export type ToolDto = {
+  id: string;
+  serverId: string;
+  serverName: string;
+  name: string;
+  gatewayName: string;
+  title: string | null;
+  description: string | null;
+  definition: Definition;
+  definitionHash: string;
+  /** null = never classified by an admin (enforced as external-write). */
+  effect: EffectClass | null;
+  approvalRule: "by-effect" | "always" | "never";
+  enabled: boolean;
+  removedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** Other live tools of the workspace exposed under the same gateway name: a conflict to resolve. */
+  conflictsWith: ToolRef[];
+};
+
+const toolColumns = {
+  tool: tools,
+  serverName: mcpServers.name,
+};
+
+type ToolRow = { tool: typeof tools.$inferSelect; serverName: string };
+
+/** The tools of one server, by name; removed ones only when asked for (they are history). */
+export async function listServerTools(
+  db: Queryable,
+  params: TenantServer & { includeRemoved?: boolean },
+): Promise<ToolDto[]> {
+  const rows = await db
+    .select(toolColumns)
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(
+        eq(tools.tenantId, params.tenantId),
+        eq(tools.serverId, params.serverId),
+        params.includeRemoved ? undefined : isNull(tools.removedAt),
+      ),
+    )
+    .orderBy(asc(tools.name));
+  const names = [...new Set(rows.map((row) => row.tool.gatewayName))];
+  const namesakes = names.length === 0 ? [] : await listLiveTools(db, params.tenantId, names);
+  return rows.map((row) => toToolDto(row, namesakes));
+}
+
+/** Every tool of the workspace across servers (the gateway's and the grants page's view). */
+export async function listAllTools(
+  db: Queryable,
+  params: { tenantId: string; includeRemoved?: boolean },
+): Promise<ToolDto[]> {
+  const rows = await db
+    .select(toolColumns)
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(eq(tools.tenantId, params.tenantId), params.includeRemoved ? undefined : isNull(tools.removedAt)),
+    )
+    .orderBy(asc(mcpServers.name), asc(tools.name));
+  const live = rows.filter((row) => row.tool.removedAt === null);
+  return rows.map((row) => toToolDto(row, live));
+}
+
+function listLiveTools(db: Queryable, tenantId: string, gatewayNames: string[]): Promise<ToolRow[]> {
+  return db
+    .select(toolColumns)
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(eq(tools.tenantId, tenantId), isNull(tools.removedAt), inArray(tools.gatewayName, gatewayNames)),
+    );
+}
+
+function toToolDto({ tool, serverName }: ToolRow, live: ToolRow[]): ToolDto {
+  const definition = tool.definition;
+  const annotations = definition.annotations as Definition | undefined;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
+  return {
+    id: tool.id,
+    serverId: tool.serverId,
+    serverName,
+    name: tool.name,
+    gatewayName: tool.gatewayName,
+    title: text(definition.title) ?? text(annotations?.title),
+    description: text(definition.description),
+    definition,
+    definitionHash: tool.definitionHash,
+    effect: tool.effect,
+    approvalRule: tool.approvalRule,
+    enabled: tool.enabled,
+    removedAt: tool.removedAt?.toISOString() ?? null,
+    createdAt: tool.createdAt.toISOString(),
+    updatedAt: tool.updatedAt.toISOString(),
+    conflictsWith:
+      tool.removedAt !== null
+        ? []
+        : live
+            .filter((other) => other.tool.gatewayName === tool.gatewayName && other.tool.id !== tool.id)
+            .map((other) => ({ serverName: other.serverName, toolName: other.tool.name })),
+  };
+}
+
+export type CatalogEntryDto = {
+  id: string;
+  serverId: string;
+  kind: EntryKind;
+  key: string;
+  definition: Definition;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export async function listCatalogEntries(
+  db: Queryable,
+  params: TenantServer & { kind: EntryKind },
+): Promise<CatalogEntryDto[]> {
+  const rows = await db
+    .select()
+    .from(catalogEntries)
+    .where(
+      and(
+        eq(catalogEntries.tenantId, params.tenantId),
+        eq(catalogEntries.serverId, params.serverId),
+        eq(catalogEntries.kind, params.kind),
+      ),
+    )
+    .orderBy(asc(catalogEntries.key));
+  return rows.map((row) => ({
+    id: row.id,
+    serverId: row.serverId,
+    kind: row.kind,
+    key: row.key,
+    definition: row.definition,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
+}
+
+export type SnapshotDto = {
+  id: string;
+  serverId: string;
+  hash: string;
+  takenAt: string;
+  /** Against the snapshot before it; the first snapshot lists everything as added. */
+  diff: CatalogDiff;
+  counts: Record<CatalogKind, number>;
+};
+
+// The kind is one of four constants, inlined as a literal: a bound parameter would leave PostgreSQL
+// to guess between `jsonb -> text` and `jsonb -> int`.
+const countOf = (kind: CatalogKind) =>
+  sql<number>`coalesce(jsonb_array_length(${catalogSnapshots.catalog} -> ${sql.raw(`'${kind}'`)}), 0)`.mapWith(
+    Number,
+  );
+
+/** Newest first; `limit` defaults to 20 and is capped at 100. */
+export async function listSnapshots(
+  db: Queryable,
+  params: TenantServer & { limit?: number },
+): Promise<SnapshotDto[]> {
+  const limit = Math.min(Math.max(Math.trunc(params.limit ?? 20), 1), 100);
+  const rows = await db
+    .select({
+      id: catalogSnapshots.id,
+      serverId: catalogSnapshots.serverId,
+      hash: catalogSnapshots.hash,
+      takenAt: catalogSnapshots.takenAt,
+      diff: catalogSnapshots.diff,
+      tools: countOf("tools"),
+      resources: countOf("resources"),
+      resourceTemplates: countOf("resourceTemplates"),
+      prompts: countOf("prompts"),
+    })
+    .from(catalogSnapshots)
+    .where(
+      and(eq(catalogSnapshots.tenantId, params.tenantId), eq(catalogSnapshots.serverId, params.serverId)),
+    )
+    .orderBy(desc(catalogSnapshots.takenAt))
+    .limit(limit);
+  return rows.map(({ tools: toolCount, resources, resourceTemplates, prompts, ...row }) => ({
+    id: row.id,
+    serverId: row.serverId,
+    hash: row.hash,
+    takenAt: row.takenAt.toISOString(),
+    diff: (row.diff as CatalogDiff | null) ?? emptyDiff(),
+    counts: { tools: toolCount, resources, resourceTemplates, prompts },
+  }));
+}

@@ -1,0 +1,116 @@
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./connection-config";
+import { ProcessGroupStdioTransport } from "./stdio-transport";
+
+/** Builds the transport for one connection attempt. The only place transports are constructed. */
+
+export type HttpTrace = {
+  /** The last HTTP answer that was not 2xx, for an error message that names URL and status. */
+  lastFailure?: { method: string; url: string; status: number; statusText: string };
+};
+
+export type OpenedTransport =
+  | { kind: "stdio"; transport: ProcessGroupStdioTransport }
+  | { kind: "http"; transport: Transport; trace: HttpTrace };
+
+export type TransportHooks = {
+  maxMessageBytes: number;
+  killGraceMs: number;
+  onSpawn: (pid: number) => void;
+  onStderr: (text: string) => void;
+  onNotice: (text: string) => void;
+};
+
+export function createTransport(
+  config: ConnectionConfig,
+  resolved: ResolvedConnection,
+  hooks: TransportHooks,
+): OpenedTransport {
+  if (config.transport === "stdio") {
+    return {
+      kind: "stdio",
+      transport: new ProcessGroupStdioTransport({
+        command: config.command ?? "",
+        args: config.args,
+        cwd: config.cwd ?? undefined,
+        // A server gets a minimal base (PATH, HOME, …) plus what was configured for it — never
+        // Switchboard's own environment, which holds the database URL and the secret key.
+        env: { ...getDefaultEnvironment(), ...resolved.env },
+        ...hooks,
+      }),
+    };
+  }
+  const trace: HttpTrace = {};
+  const url = new URL(config.url ?? "");
+  const options = { requestInit: { headers: resolved.headers }, fetch: tracingFetch(trace) };
+  const transport =
+    config.transport === "sse"
+      ? new SSEClientTransport(url, options)
+      : new StreamableHTTPClientTransport(url, options);
+  return { kind: "http", transport, trace };
+}
+
+/** fetch that records failed answers and turns network errors into sentences. */
+function tracingFetch(trace: HttpTrace): FetchLike {
+  return async (url, init) => {
+    try {
+      const response = await fetch(url, init);
+      if (!response.ok) {
+        trace.lastFailure = {
+          method: init?.method ?? "GET",
+          url: displayUrl(String(url)),
+          status: response.status,
+          statusText: response.statusText,
+        };
+      }
+      return response;
+    } catch (error) {
+      if (init?.signal?.aborted) throw error;
+      throw new Error(describeNetworkError(error, String(url)), { cause: error });
+    }
+  };
+}
+
+export function describeNetworkError(error: unknown, url: string): string {
+  const code = networkErrorCode(error);
+  const target = (() => {
+    try {
+      const u = new URL(url);
+      return `${u.hostname}:${u.port || (u.protocol === "https:" ? 443 : 80)}`;
+    } catch {
+      return url;
+    }
+  })();
+  switch (code) {
+    case "ECONNREFUSED":
+      return `connection refused by ${target} (ECONNREFUSED): nothing is listening there`;
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return `host not found: ${target} (${code})`;
+    case "ETIMEDOUT":
+    case "UND_ERR_CONNECT_TIMEOUT":
+      return `timed out connecting to ${target} (${code})`;
+    case "ECONNRESET":
+    case "UND_ERR_SOCKET":
+      return `connection to ${target} was reset (${code})`;
+    case "EHOSTUNREACH":
+    case "ENETUNREACH":
+      return `${target} is unreachable (${code})`;
+  }
+  if (code && /CERT|TLS|SSL/.test(code)) return `TLS certificate problem with ${target} (${code})`;
+  return `request to ${displayUrl(url)} failed: ${(error as Error)?.message ?? String(error)}${code ? ` (${code})` : ""}`;
+}
+
+function networkErrorCode(error: unknown): string | undefined {
+  // undici: TypeError("fetch failed") with the system error as cause, sometimes an AggregateError.
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const e = current as { code?: unknown; cause?: unknown; errors?: unknown[] };
+    if (typeof e.code === "string") return e.code;
+    current = e.cause ?? e.errors?.[0];
+  }
+  return undefined;
+}
