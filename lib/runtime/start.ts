@@ -1,13 +1,16 @@
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
+import { startServerRuntime } from "./server-runtime";
 
-/** The process runtime: today the database; the connection pool and event bus join it later. */
+/** The process runtime: the database, then the connection pool (servers connect in the background). */
 export async function startRuntime(): Promise<void> {
   try {
     const { db, driver } = await getDatabase();
     console.log(`[switchboard] database ready (${driver})`);
     if (await needsSetup(db)) await announceSetup(db);
+    const runtime = await startServerRuntime(db);
+    console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
     // Keep serving: every request retries the open and answers with a clear error meanwhile.
     console.error(`[switchboard] database not ready: ${(error as Error).message}`);

@@ -6,6 +6,8 @@ import { AppError } from "@/lib/errors";
 import { findSetSecretNames } from "@/lib/secrets/secrets";
 import { parseOrThrow } from "@/lib/validation";
 import { type ServerConfig, serverConfigSchema, serverPatchSchema } from "./config-schema";
+import { assertRegistrationEgress } from "./registration-egress";
+import { announceServerChange } from "./server-changes";
 import { type ServerDto, secretNamesOf, toServerDto } from "./server-dto";
 
 type TenantScope = { tenantId: string };
@@ -43,12 +45,14 @@ export async function registerServer(
   params: TenantScope & { input: unknown },
 ): Promise<ServerDto> {
   const config = parseOrThrow(serverConfigSchema, params.input, "The server configuration");
+  await assertRegistrationEgress(db, { tenantId: params.tenantId, config });
   const [row] = await db
     .insert(mcpServers)
     .values({ tenantId: params.tenantId, ...toColumns(config) })
     .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
-    .returning({ name: mcpServers.name });
+    .returning({ id: mcpServers.id, name: mcpServers.name });
   if (!row) throw nameTaken(config.name);
+  announceServerChange({ tenantId: params.tenantId, serverId: row.id, kind: "upserted" });
   return getServer(db, { tenantId: params.tenantId, name: row.name });
 }
 
@@ -63,6 +67,7 @@ export async function updateServer(
   const transportChanged = patch.transport !== undefined && patch.transport !== current.transport;
   const merged = { ...(transportChanged ? commonPart(base) : base), ...patch };
   const config = parseOrThrow(serverConfigSchema, merged, "The server configuration");
+  await assertRegistrationEgress(db, { tenantId: params.tenantId, config });
   try {
     await db
       .update(mcpServers)
@@ -72,6 +77,7 @@ export async function updateServer(
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
+  announceServerChange({ tenantId: params.tenantId, serverId: current.id, kind: "upserted" });
   return getServer(db, { tenantId: params.tenantId, name: config.name });
 }
 
@@ -80,7 +86,9 @@ export async function deleteServer(db: Database, params: TenantScope & { name: s
     .delete(mcpServers)
     .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)))
     .returning({ id: mcpServers.id });
-  if (deleted.length === 0) throw serverNotFound(params.name);
+  const [row] = deleted;
+  if (!row) throw serverNotFound(params.name);
+  announceServerChange({ tenantId: params.tenantId, serverId: row.id, kind: "deleted" });
 }
 
 export async function getServerRowOrThrow(

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
+import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
 import type { ServerDto } from "@/lib/servers/server-dto";
 import { parseOrThrow } from "@/lib/validation";
 
@@ -34,4 +35,23 @@ export async function deleteServerAction(name: string): Promise<ActionResult<nul
   });
   if (result.ok) revalidatePath("/servers");
   return result;
+}
+
+/** Live operations on a server (the same services as the REST routes). */
+export async function checkServerHealthAction(name: string) {
+  return runAction("manage", ({ db, tenant }) =>
+    checkServerHealth(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") }),
+  );
+}
+
+export async function reconnectServerAction(name: string) {
+  return runAction("manage", ({ db, tenant }) =>
+    reconnectServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") }),
+  );
+}
+
+export async function refreshServerCatalogAction(name: string) {
+  return runAction("manage", ({ db, tenant }) =>
+    refreshServerCatalog(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") }),
+  );
 }

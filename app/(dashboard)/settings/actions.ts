@@ -5,6 +5,7 @@ import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
+import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
 
 export async function createInvitationAction(
   input: unknown,
@@ -47,5 +48,14 @@ export async function revokeApiKeyAction(id: unknown): Promise<ActionResult<null
     return null;
   });
   if (result.ok) revalidatePath("/settings/api-keys");
+  return result;
+}
+
+export async function updateEgressPolicyAction(input: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant }) => {
+    await putEgressPolicy(db, { tenantId: tenant.id, input });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/egress");
   return result;
 }

@@ -1,0 +1,220 @@
+import { eq } from "drizzle-orm";
+import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { recordEvent } from "@/lib/events/record-event";
+import { saveCatalog } from "@/lib/mcp/catalog-store";
+import { createValueResolver } from "@/lib/mcp/connection-config";
+import { discoverCatalog } from "@/lib/mcp/discovery";
+import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/mcp/pool";
+import type { PoolEvent } from "@/lib/mcp/pool-events";
+import { assertEgressAllowed } from "@/lib/policy/egress";
+import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
+import { readSecretValue } from "@/lib/secrets/secrets";
+import { onServerChange } from "@/lib/servers/server-changes";
+import packageJson from "@/package.json";
+
+/**
+ * The live side of the server registry: owns the process's connection pool, keeps it in line
+ * with the registry, and persists what the pool reports (status, health history, catalog).
+ * One per process, on globalThis, so dev reloads and route bundles share it.
+ */
+export class ServerRuntime {
+  readonly pool: ConnectionPool;
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
+  private readonly lastHealthOk = new Map<string, boolean>();
+  private unsubscribe: () => void = () => {};
+
+  constructor(
+    private readonly db: Database,
+    options: Partial<ConnectionPoolOptions> = {},
+  ) {
+    this.pool = new ConnectionPool({
+      resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
+      checkEgress: async (config) =>
+        assertEgressAllowed(await getEgressPolicy(db, { tenantId: config.tenantId }), config),
+      onEvent: (event) => this.enqueue(event.serverId, () => this.handle(event)),
+      clientInfo: { name: "switchboard", version: packageJson.version },
+      ...options,
+    });
+  }
+
+  /** Loads every registered server (enabled ones connect in the background) and follows changes. */
+  async start(): Promise<void> {
+    this.unsubscribe = onServerChange((change) =>
+      this.enqueue(change.serverId, () =>
+        change.kind === "deleted" ? this.pool.remove(change.serverId) : this.sync(change.serverId),
+      ),
+    );
+    const rows = await this.db.select().from(mcpServers);
+    await Promise.all(rows.map((row) => this.pool.upsert(row)));
+  }
+
+  async stop(): Promise<void> {
+    this.unsubscribe();
+    for (const timer of this.refreshTimers.values()) clearTimeout(timer);
+    await this.pool.closeAll();
+  }
+
+  /** Lists the server's catalog again and stores it; a change becomes a snapshot and an event. */
+  async refreshCatalog(server: Pick<McpServer, "id" | "tenantId" | "name">) {
+    const client = await this.pool.getClient(server.id);
+    const catalog = await discoverCatalog(client);
+    const result = await saveCatalog(this.db, { tenantId: server.tenantId, serverId: server.id, catalog });
+    const ref = { serverId: server.id, serverName: server.name };
+    if (result.changed) {
+      await recordEvent(this.db, {
+        tenantId: server.tenantId,
+        event: { type: "catalog.changed", ...ref, snapshotId: result.snapshotId, diff: result.diff },
+      });
+    }
+    if (catalog.problems.length > 0) {
+      await recordEvent(this.db, {
+        tenantId: server.tenantId,
+        event: { type: "catalog.problem", ...ref, problems: catalog.problems.slice(0, 50) },
+      });
+    }
+    return { ...result, problems: catalog.problems };
+  }
+
+  private async sync(serverId: string): Promise<void> {
+    const [row] = await this.db.select().from(mcpServers).where(eq(mcpServers.id, serverId));
+    if (row) await this.pool.upsert(row);
+    else await this.pool.remove(serverId);
+  }
+
+  /** Events of one server are handled in order; different servers don't wait for each other. */
+  private enqueue(serverId: string, work: () => Promise<unknown>): void {
+    const previous = this.queues.get(serverId) ?? Promise.resolve();
+    const next = previous
+      .then(work)
+      .then(() => undefined)
+      .catch((error: unknown) => console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`));
+    this.queues.set(serverId, next);
+  }
+
+  private async handle(event: PoolEvent): Promise<void> {
+    const ref = { serverId: event.serverId, serverName: event.serverName };
+    const tenantId = event.tenantId;
+    switch (event.type) {
+      case "state.changed":
+        await this.saveStatus(event, {
+          state: event.to,
+          ...(event.error ? { lastError: event.error, lastErrorAt: new Date(event.at) } : {}),
+        });
+        await recordEvent(this.db, {
+          tenantId,
+          event: { type: "server.state_changed", ...ref, from: event.from, to: event.to, error: event.error },
+        });
+        return;
+      case "connected":
+        await this.saveStatus(event, {
+          serverInfo: event.serverInfo ?? null,
+          capabilities: (event.capabilities as Record<string, unknown> | undefined) ?? null,
+        });
+        await this.refreshCatalog({ id: event.serverId, tenantId, name: event.serverName }).catch((error: unknown) =>
+          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
+        );
+        return;
+      case "process.exited":
+        await this.saveStatus(event, {
+          exitCode: event.exit.code,
+          exitSignal: event.exit.signal,
+          stderrTail: event.stderrTail,
+        });
+        await recordEvent(this.db, {
+          tenantId,
+          event: {
+            type: "server.process_exited",
+            ...ref,
+            pid: event.pid,
+            exitCode: event.exit.code,
+            signal: event.exit.signal,
+          },
+        });
+        return;
+      case "health.checked": {
+        const { result } = event;
+        await this.db.insert(healthChecks).values({
+          tenantId,
+          serverId: event.serverId,
+          ok: result.ok,
+          latencyMs: result.latencyMs,
+          error: result.error ?? null,
+          checkedAt: new Date(result.checkedAt),
+        });
+        // Every probe is history; only a change of health is news.
+        if (this.lastHealthOk.get(event.serverId) !== result.ok) {
+          this.lastHealthOk.set(event.serverId, result.ok);
+          await recordEvent(this.db, {
+            tenantId,
+            event: { type: "server.health_checked", ...ref, ok: result.ok, latencyMs: result.latencyMs, error: result.error },
+          });
+        }
+        return;
+      }
+      case "list.changed":
+        this.scheduleRefresh({ id: event.serverId, tenantId, name: event.serverName });
+        return;
+      case "process.started":
+      case "stderr":
+        return;
+    }
+  }
+
+  /** Servers often send several list_changed notices in a burst: list once after they settle. */
+  private scheduleRefresh(server: Pick<McpServer, "id" | "tenantId" | "name">): void {
+    clearTimeout(this.refreshTimers.get(server.id));
+    const timer = setTimeout(() => {
+      this.refreshTimers.delete(server.id);
+      this.enqueue(server.id, () => this.refreshCatalog(server));
+    }, 250);
+    timer.unref();
+    this.refreshTimers.set(server.id, timer);
+  }
+
+  private async saveStatus(
+    event: { serverId: string; tenantId: string; at: string },
+    values: Partial<typeof serverStatus.$inferInsert>,
+  ): Promise<void> {
+    const row = { ...values, updatedAt: new Date(event.at) };
+    await this.db
+      .insert(serverStatus)
+      .values({ serverId: event.serverId, tenantId: event.tenantId, ...row })
+      .onConflictDoUpdate({ target: serverStatus.serverId, set: row })
+      // The server may have been deleted while its events were queued.
+      .catch((error: unknown) => {
+        if ((error as { code?: string; cause?: { code?: string } }).cause?.code !== "23503") throw error;
+      });
+  }
+}
+
+const state = globalThis as typeof globalThis & { __switchboardRuntime?: Promise<ServerRuntime> };
+
+/** The process's runtime, started once. */
+export function startServerRuntime(db: Database): Promise<ServerRuntime> {
+  state.__switchboardRuntime ??= (async () => {
+    const runtime = new ServerRuntime(db);
+    await runtime.start();
+    stopOnExit(runtime);
+    return runtime;
+  })();
+  return state.__switchboardRuntime;
+}
+
+export function getServerRuntime(): Promise<ServerRuntime> | undefined {
+  return state.__switchboardRuntime;
+}
+
+/** Tests install their own runtime (and stop it themselves). */
+export function setServerRuntime(runtime: ServerRuntime | undefined): void {
+  state.__switchboardRuntime = runtime ? Promise.resolve(runtime) : undefined;
+}
+
+function stopOnExit(runtime: ServerRuntime): void {
+  const stop = (signal: NodeJS.Signals) => {
+    runtime.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
+}

@@ -1,0 +1,88 @@
+import { and, desc, eq } from "drizzle-orm";
+import { healthChecks, serverStatus } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/mcp/catalog-store";
+import { getServerRuntime, type ServerRuntime } from "@/lib/runtime/server-runtime";
+import { getServerRowOrThrow } from "./registry";
+
+/** What operators do to a live server (REST and dashboard): probe, reconnect, refresh, inspect. */
+
+type ServerRef = { tenantId: string; name: string };
+
+async function runtimeOrThrow(): Promise<ServerRuntime> {
+  const runtime = await getServerRuntime();
+  if (!runtime) throw new AppError("upstream_unavailable", "The connection pool is not running in this process.");
+  return runtime;
+}
+
+function assertEnabled(row: { enabled: boolean; name: string }) {
+  if (!row.enabled) {
+    throw new AppError("conflict", `The server "${row.name}" is disabled. Enable it to connect.`);
+  }
+}
+
+export async function checkServerHealth(db: Database, ref: ServerRef) {
+  const row = await getServerRowOrThrow(db, ref);
+  assertEnabled(row);
+  return (await runtimeOrThrow()).pool.healthCheck(row.id);
+}
+
+export async function reconnectServer(db: Database, ref: ServerRef) {
+  const row = await getServerRowOrThrow(db, ref);
+  assertEnabled(row);
+  const runtime = await runtimeOrThrow();
+  await runtime.pool.reconnect(row.id);
+  return { state: runtime.pool.state(row.id) ?? "disconnected" };
+}
+
+export async function refreshServerCatalog(db: Database, ref: ServerRef) {
+  const row = await getServerRowOrThrow(db, ref);
+  assertEnabled(row);
+  const { changed, hash, diff, problems } = await (await runtimeOrThrow()).refreshCatalog(row);
+  return { changed, hash, diff, problems };
+}
+
+/** Live diagnostics when the pool knows the server; the last persisted state otherwise. */
+export async function getServerDiagnostics(db: Database, ref: ServerRef) {
+  const row = await getServerRowOrThrow(db, ref);
+  const runtime = await getServerRuntime();
+  const live = runtime && runtime.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
+  const [persisted] = await db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
+  const history = await db
+    .select({ ok: healthChecks.ok, latencyMs: healthChecks.latencyMs, error: healthChecks.error, checkedAt: healthChecks.checkedAt })
+    .from(healthChecks)
+    .where(and(eq(healthChecks.tenantId, ref.tenantId), eq(healthChecks.serverId, row.id)))
+    .orderBy(desc(healthChecks.checkedAt))
+    .limit(50);
+  return {
+    server: row.name,
+    state: live?.state ?? (row.enabled ? (persisted?.state ?? "disconnected") : "disabled"),
+    live: live ?? null,
+    lastError: live?.lastError ?? (persisted?.lastError ? { message: persisted.lastError, at: persisted.lastErrorAt?.toISOString() } : null),
+    exit: live?.exit ?? (persisted?.exitCode !== null || persisted?.exitSignal ? { code: persisted?.exitCode ?? null, signal: persisted?.exitSignal ?? null } : null),
+    stderrTail: live?.stderr ?? persisted?.stderrTail ?? "",
+    healthHistory: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })),
+  };
+}
+
+export async function getServerCatalog(
+  db: Database,
+  ref: ServerRef & { part: "tools" | "resources" | "prompts" | "snapshots" },
+) {
+  const row = await getServerRowOrThrow(db, ref);
+  const scope = { tenantId: ref.tenantId, serverId: row.id };
+  switch (ref.part) {
+    case "tools":
+      return { tools: await listServerTools(db, scope) };
+    case "resources":
+      return {
+        resources: await listCatalogEntries(db, { ...scope, kind: "resource" }),
+        resourceTemplates: await listCatalogEntries(db, { ...scope, kind: "resource-template" }),
+      };
+    case "prompts":
+      return { prompts: await listCatalogEntries(db, { ...scope, kind: "prompt" }) };
+    case "snapshots":
+      return { snapshots: await listSnapshots(db, { ...scope, limit: 50 }) };
+  }
+}
