@@ -6,7 +6,11 @@ import { z } from "zod";
  */
 const connectionState = z.enum(["disconnected", "connecting", "ready", "degraded", "crash-loop", "disabled"]);
 const serverRef = { serverId: z.string(), serverName: z.string() };
-const listDiff = z.object({ added: z.array(z.string()), removed: z.array(z.string()), changed: z.array(z.string()) });
+const listDiff = z.object({
+  added: z.array(z.string()),
+  removed: z.array(z.string()),
+  changed: z.array(z.string()),
+});
 
 export const eventSchema = z.discriminatedUnion("type", [
   z.object({

@@ -5,7 +5,8 @@ import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-
 
 /** In-process fan-out; one per process (on globalThis so every route bundle shares it). */
 const state = globalThis as typeof globalThis & { __switchboardEventBus?: EventEmitter };
-export const eventBus: EventEmitter = (state.__switchboardEventBus ??= new EventEmitter().setMaxListeners(0));
+state.__switchboardEventBus ??= new EventEmitter().setMaxListeners(0);
+export const eventBus: EventEmitter = state.__switchboardEventBus;
 
 /** Persists first (the id is the order), then publishes. */
 export async function recordEvent(
@@ -25,7 +26,12 @@ export async function recordEvent(
     })
     .returning({ id: events.id, createdAt: events.createdAt });
   if (!row) throw new Error("The event was not recorded.");
-  const recorded = { ...event, id: row.id, tenantId: params.tenantId, createdAt: row.createdAt.toISOString() };
+  const recorded = {
+    ...event,
+    id: row.id,
+    tenantId: params.tenantId,
+    createdAt: row.createdAt.toISOString(),
+  };
   eventBus.emit("event", recorded);
   return recorded;
 }

@@ -89,7 +89,9 @@ export class ServerRuntime {
     const next = previous
       .then(work)
       .then(() => undefined)
-      .catch((error: unknown) => console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`));
+      .catch((error: unknown) =>
+        console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`),
+      );
     this.queues.set(serverId, next);
   }
 
@@ -112,8 +114,9 @@ export class ServerRuntime {
           serverInfo: event.serverInfo ?? null,
           capabilities: (event.capabilities as Record<string, unknown> | undefined) ?? null,
         });
-        await this.refreshCatalog({ id: event.serverId, tenantId, name: event.serverName }).catch((error: unknown) =>
-          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
+        await this.refreshCatalog({ id: event.serverId, tenantId, name: event.serverName }).catch(
+          (error: unknown) =>
+            console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
         );
         return;
       case "process.exited":
@@ -148,7 +151,13 @@ export class ServerRuntime {
           this.lastHealthOk.set(event.serverId, result.ok);
           await recordEvent(this.db, {
             tenantId,
-            event: { type: "server.health_checked", ...ref, ok: result.ok, latencyMs: result.latencyMs, error: result.error },
+            event: {
+              type: "server.health_checked",
+              ...ref,
+              ok: result.ok,
+              latencyMs: result.latencyMs,
+              error: result.error,
+            },
           });
         }
         return;

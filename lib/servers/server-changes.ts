@@ -6,7 +6,8 @@ export type ServerChange = { tenantId: string; serverId: string; kind: "upserted
 type Listener = (change: ServerChange) => void;
 
 const state = globalThis as typeof globalThis & { __switchboardServerListeners?: Set<Listener> };
-const listeners = (state.__switchboardServerListeners ??= new Set());
+state.__switchboardServerListeners ??= new Set();
+const listeners = state.__switchboardServerListeners;
 
 export function onServerChange(listener: Listener): () => void {
   listeners.add(listener);

@@ -12,7 +12,8 @@ type ServerRef = { tenantId: string; name: string };
 
 async function runtimeOrThrow(): Promise<ServerRuntime> {
   const runtime = await getServerRuntime();
-  if (!runtime) throw new AppError("upstream_unavailable", "The connection pool is not running in this process.");
+  if (!runtime)
+    throw new AppError("upstream_unavailable", "The connection pool is not running in this process.");
   return runtime;
 }
 
@@ -50,17 +51,29 @@ export async function getServerDiagnostics(db: Database, ref: ServerRef) {
   const live = runtime && runtime.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
   const [persisted] = await db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
   const history = await db
-    .select({ ok: healthChecks.ok, latencyMs: healthChecks.latencyMs, error: healthChecks.error, checkedAt: healthChecks.checkedAt })
+    .select({
+      ok: healthChecks.ok,
+      latencyMs: healthChecks.latencyMs,
+      error: healthChecks.error,
+      checkedAt: healthChecks.checkedAt,
+    })
     .from(healthChecks)
     .where(and(eq(healthChecks.tenantId, ref.tenantId), eq(healthChecks.serverId, row.id)))
     .orderBy(desc(healthChecks.checkedAt))
     .limit(50);
+  const persistedExit =
+    persisted && (persisted.exitCode !== null || persisted.exitSignal !== null)
+      ? { code: persisted.exitCode, signal: persisted.exitSignal }
+      : null;
+  const persistedError = persisted?.lastError
+    ? { message: persisted.lastError, at: persisted.lastErrorAt?.toISOString() }
+    : null;
   return {
     server: row.name,
     state: live?.state ?? (row.enabled ? (persisted?.state ?? "disconnected") : "disabled"),
     live: live ?? null,
-    lastError: live?.lastError ?? (persisted?.lastError ? { message: persisted.lastError, at: persisted.lastErrorAt?.toISOString() } : null),
-    exit: live?.exit ?? (persisted?.exitCode !== null || persisted?.exitSignal ? { code: persisted?.exitCode ?? null, signal: persisted?.exitSignal ?? null } : null),
+    lastError: live?.lastError ?? persistedError,
+    exit: live?.exit ?? persistedExit,
     stderrTail: live?.stderr ?? persisted?.stderrTail ?? "",
     healthHistory: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })),
   };

@@ -4,8 +4,8 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
-import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
 import type { ServerDto } from "@/lib/servers/server-dto";
+import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
 import { parseOrThrow } from "@/lib/validation";
 
 const nameParam = z.string().min(1).max(100);

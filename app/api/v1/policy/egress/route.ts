@@ -5,7 +5,9 @@ import { getEgressPolicy, putEgressPolicy } from "@/lib/policy/egress-policy-sto
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("read", async ({ db, tenant }) => ({ policy: await getEgressPolicy(db, { tenantId: tenant.id }) }));
+export const GET = apiRoute("read", async ({ db, tenant }) => ({
+  policy: await getEgressPolicy(db, { tenantId: tenant.id }),
+}));
 
 export const PUT = apiRoute("manage", async ({ req, db, tenant }) => ({
   policy: await putEgressPolicy(db, { tenantId: tenant.id, input: await readJsonBody(req) }),
