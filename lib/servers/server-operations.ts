@@ -48,7 +48,7 @@ export async function refreshServerCatalog(db: Database, ref: ServerRef) {
 export async function getServerDiagnostics(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   const runtime = await getServerRuntime();
-  const live = runtime && runtime.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
+  const live = runtime?.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
   const [persisted] = await db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
   const history = await db
     .select({
