@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
@@ -55,7 +56,12 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
           {servers.map((server) => (
             <tr key={server.id} data-testid={`server-row-${server.name}`} className="hover:bg-slate-50/60">
               <td className="px-4 py-3 align-top">
-                <span className="font-medium text-slate-900">{server.displayName ?? server.name}</span>
+                <Link
+                  href={`/servers/${server.name}`}
+                  className="font-medium text-slate-900 hover:text-indigo-700 hover:underline"
+                >
+                  {server.displayName ?? server.name}
+                </Link>
                 <div className="font-mono text-xs text-slate-500">{server.name}</div>
                 {server.description ? (
                   <p className="mt-1 max-w-sm text-xs text-slate-500">{server.description}</p>

@@ -1,0 +1,63 @@
+import type { ServerDiagnosticsDto } from "../server-queries";
+import { Time } from "./time";
+
+const failureTitles: Record<string, string> = {
+  "crash-loop": "Crash loop: the server keeps failing",
+  disconnected: "Disconnected",
+  degraded: "Degraded: the last health check failed",
+};
+
+/** A failing server's last error, up front: the first thing an operator needs. */
+export function FailureCallout({
+  status,
+  serverError,
+  diagnostics,
+  onShowDiagnostics,
+}: {
+  status: string;
+  serverError: string | null;
+  diagnostics: ServerDiagnosticsDto | undefined;
+  onShowDiagnostics: () => void;
+}) {
+  const title = failureTitles[status];
+  const lastError = diagnostics?.lastError ?? (serverError ? { message: serverError, at: undefined } : null);
+  if (!title || !lastError) return null;
+  const live = diagnostics?.live;
+  const exit = diagnostics?.exit;
+
+  return (
+    <div
+      role="alert"
+      data-testid="server-last-error"
+      className="mb-6 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+    >
+      <p className="flex flex-wrap items-baseline gap-x-2 font-medium">
+        {title}
+        {lastError.at ? (
+          <span className="text-xs font-normal text-red-700">
+            · last error at <Time iso={lastError.at} />
+          </span>
+        ) : null}
+      </p>
+      <p className="mt-1 whitespace-pre-wrap break-words font-mono text-xs">{lastError.message}</p>
+      <p className="mt-2 flex flex-wrap gap-x-3 text-xs text-red-700">
+        {exit && (exit.code !== null || exit.signal) ? (
+          <span>Exited with {exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`}</span>
+        ) : null}
+        {live?.recentFailures ? <span>{live.recentFailures} recent failures</span> : null}
+        {live?.nextRetryAt ? (
+          <span>
+            Next retry at <Time iso={live.nextRetryAt} />
+          </span>
+        ) : null}
+        <button
+          type="button"
+          onClick={onShowDiagnostics}
+          className="font-medium underline hover:text-red-900"
+        >
+          Open diagnostics and stderr
+        </button>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { serverDiagnosticsQuery } from "../server-queries";
+import { cellClass, DataTable, SectionTitle } from "./data-table";
+import { formatLatency } from "./format";
+import { LatencyChart } from "./latency-chart";
+import { QueryFallback } from "./query-fallback";
+import { Time } from "./time";
+
+export function HealthTab({ name }: { name: string }) {
+  const { data, error } = useQuery(serverDiagnosticsQuery(name));
+  if (!data) return <QueryFallback error={error} what="health history" />;
+  const history = data.healthHistory; // newest first
+  if (history.length === 0) {
+    return (
+      <EmptyState title="No health checks yet">
+        Switchboard probes each enabled server on its health interval; results appear here with their latency.
+      </EmptyState>
+    );
+  }
+
+  const okCount = history.filter((check) => check.ok).length;
+  const latencies = history.flatMap((c) => (c.ok && c.latencyMs !== null ? [c.latencyMs] : []));
+  const median = latencies.length
+    ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]
+    : null;
+  const lastProbe = data.live?.lastHealth?.probe;
+
+  return (
+    <div>
+      <SectionTitle
+        aside={`${okCount} of ${history.length} ok · median ${formatLatency(median)}${lastProbe ? ` · probe ${lastProbe}` : ""}`}
+      >
+        Latency, last {history.length} checks
+      </SectionTitle>
+      <LatencyChart checks={[...history].reverse()} />
+      <SectionTitle>History</SectionTitle>
+      <DataTable columns={["Checked at", "Result", "Latency", "Error"]}>
+        {history.map((check) => (
+          <tr key={check.checkedAt}>
+            <td className={`${cellClass} whitespace-nowrap text-slate-700`}>
+              <Time iso={check.checkedAt} />
+            </td>
+            <td className={cellClass}>
+              {check.ok ? <Badge tone="green">ok</Badge> : <Badge tone="red">failed</Badge>}
+            </td>
+            <td className={`${cellClass} whitespace-nowrap font-mono text-xs text-slate-700`}>
+              {formatLatency(check.latencyMs)}
+            </td>
+            <td className={`${cellClass} max-w-lg break-words text-xs text-red-700`}>{check.error ?? ""}</td>
+          </tr>
+        ))}
+      </DataTable>
+    </div>
+  );
+}

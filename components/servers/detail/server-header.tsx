@@ -1,0 +1,53 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { ButtonLink } from "@/components/ui/button";
+import type { ServerDto } from "@/lib/servers/server-dto";
+import { ServerStatusBadge, transportLabels } from "../server-status-badge";
+import { ServerOperations } from "./server-operations";
+
+export function ServerHeader({
+  server,
+  status,
+  canManage,
+}: {
+  server: ServerDto;
+  status: string;
+  canManage: boolean;
+}) {
+  return (
+    <header className="mb-6">
+      <Link href="/servers" className="text-sm text-slate-500 hover:text-slate-800">
+        ← Servers
+      </Link>
+      <div className="mt-2 flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+              {server.displayName ?? server.name}
+            </h1>
+            <span data-testid="server-status">
+              <ServerStatusBadge status={status} />
+            </span>
+            <Badge tone="blue">{transportLabels[server.transport] ?? server.transport}</Badge>
+          </div>
+          <p className="mt-0.5 font-mono text-xs text-slate-500">{server.name}</p>
+          {server.description ? (
+            <p className="mt-2 max-w-2xl text-sm text-slate-600">{server.description}</p>
+          ) : null}
+          <code
+            className="mt-2 block max-w-3xl truncate rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700"
+            title={server.target}
+          >
+            {server.target}
+          </code>
+        </div>
+        {canManage ? (
+          <ButtonLink variant="secondary" href={`/servers/${server.name}/edit`}>
+            Edit
+          </ButtonLink>
+        ) : null}
+      </div>
+      {canManage ? <ServerOperations name={server.name} isEnabled={server.enabled} /> : null}
+    </header>
+  );
+}
