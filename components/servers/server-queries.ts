@@ -32,6 +32,7 @@ export const serversListQuery = () =>
   queryOptions({
     queryKey: serverKeys.list(),
     queryFn: () => fetchJson<{ servers: ServerDto[] }>("/api/v1/servers").then((r) => r.servers),
+    refetchInterval: LIVE_REFETCH_MS,
   });
 
 export const serverQuery = (name: string) =>

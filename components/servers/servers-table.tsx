@@ -29,25 +29,25 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
 
   return (
     <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-slate-200 text-sm">
+      <table className="w-full table-fixed divide-y divide-slate-200 text-sm">
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
           <tr>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[22%] px-4 py-3">
               Name
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[11%] px-4 py-3">
               Transport
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[29%] px-4 py-3">
               Target
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[8%] px-4 py-3">
               Enabled
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[18%] px-4 py-3">
               Status
             </th>
-            <th scope="col" className="px-4 py-3">
+            <th scope="col" className="w-[12%] px-4 py-3">
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -64,13 +64,13 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
                 </Link>
                 <div className="font-mono text-xs text-slate-500">{server.name}</div>
                 {server.description ? (
-                  <p className="mt-1 max-w-sm text-xs text-slate-500">{server.description}</p>
+                  <p className="mt-1 line-clamp-2 text-xs text-slate-500">{server.description}</p>
                 ) : null}
               </td>
               <td className="px-4 py-3 align-top">
                 <Badge tone="blue">{transportLabels[server.transport]}</Badge>
               </td>
-              <td className="max-w-md px-4 py-3 align-top">
+              <td className="px-4 py-3 align-top">
                 <code className="block truncate font-mono text-xs text-slate-700" title={server.target}>
                   {server.target}
                 </code>
@@ -81,7 +81,7 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
               <td className="px-4 py-3 align-top">
                 <ServerStatusBadge status={server.status} />
                 {server.lastError ? (
-                  <p className="mt-1 max-w-xs truncate text-xs text-red-700" title={server.lastError}>
+                  <p className="mt-1 line-clamp-2 break-words text-xs text-red-700" title={server.lastError}>
                     {server.lastError}
                   </p>
                 ) : null}
