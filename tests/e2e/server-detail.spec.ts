@@ -2,8 +2,8 @@ import { expect, test } from "./fixtures";
 
 // A third-party server from npm, run the way an operator would register it.
 const everything = {
-  name: "everything",
-  displayName: "Everything",
+  name: "everything-npm",
+  displayName: "Everything (npm)",
   transport: "stdio",
   command: "npx",
   args: ["--no-install", "mcp-server-everything", "stdio"],
@@ -23,14 +23,14 @@ test("server-everything's detail page: live status, full catalog, health check a
 }) => {
   expect((await api.post("/api/v1/servers", { data: everything })).status()).toBe(201);
   await page.goto("/servers");
-  await page.getByRole("link", { name: "Everything" }).click();
-  await expect(page).toHaveURL(/\/servers\/everything/);
+  await page.getByTestId("server-row-everything-npm").getByRole("link", { name: "Everything (npm)" }).click();
+  await expect(page).toHaveURL(/\/servers\/everything-npm$/);
   await expect(page.getByTestId("server-status")).toContainText("Ready", { timeout: 30_000 });
 
   const tools = page.getByRole("tab", { name: /Tools/ });
   await expect(tools).toContainText("13");
-  await expect(page.getByTestId("tool-get-sum")).toContainText("everything__get-sum");
-  await page.getByTestId("tool-get-sum").getByText("everything__get-sum").click();
+  await expect(page.getByTestId("tool-get-sum")).toContainText("everything-npm__get-sum");
+  await page.getByTestId("tool-get-sum").getByText("everything-npm__get-sum").click();
   const schema = page.getByTestId("tool-get-sum").getByRole("table");
   await expect(schema.getByRole("row", { name: /^a number required/ })).toBeVisible();
   await expect(schema.getByRole("row", { name: /^b number required/ })).toBeVisible();
