@@ -24,6 +24,8 @@ export const serverKeys = {
 
 /** Until the SSE stream feeds the cache, the live parts of the detail page poll this often. */
 export const LIVE_REFETCH_MS = 3_000;
+/** The catalog changes rarely (connect, list_changed, refresh); polled more slowly until SSE. */
+const CATALOG_REFETCH_MS = 5_000;
 
 const serverPath = (name: string, part = "") => `/api/v1/servers/${encodeURIComponent(name)}${part}`;
 
@@ -53,12 +55,14 @@ export const serverToolsQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.tools(name),
     queryFn: () => fetchJson<{ tools: ToolDto[] }>(serverPath(name, "/tools")).then((r) => r.tools),
+    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverResourcesQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.resources(name),
     queryFn: () => fetchJson<ServerResourcesDto>(serverPath(name, "/resources")),
+    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverPromptsQuery = (name: string) =>
@@ -66,6 +70,7 @@ export const serverPromptsQuery = (name: string) =>
     queryKey: serverKeys.prompts(name),
     queryFn: () =>
       fetchJson<{ prompts: CatalogEntryDto[] }>(serverPath(name, "/prompts")).then((r) => r.prompts),
+    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverSnapshotsQuery = (name: string) =>
@@ -73,4 +78,5 @@ export const serverSnapshotsQuery = (name: string) =>
     queryKey: serverKeys.snapshots(name),
     queryFn: () =>
       fetchJson<{ snapshots: SnapshotDto[] }>(serverPath(name, "/snapshots")).then((r) => r.snapshots),
+    refetchInterval: CATALOG_REFETCH_MS,
   });
