@@ -12,6 +12,54 @@ const listDiff = z.object({
   changed: z.array(z.string()),
 });
 
+/**
+ * The lifecycle of one tool call (lib/calls). Who asked, which tool, what effect, how it ended —
+ * never its arguments or result.
+ */
+const callRef = {
+  callId: z.string(),
+  serverId: z.string().nullable(),
+  serverName: z.string().nullable(),
+  tool: z.string(),
+  effect: z.enum(["read", "write", "external-write", "destructive"]),
+  requester: z.object({ kind: z.enum(["principal", "operator"]), id: z.string(), name: z.string() }),
+};
+
+function callEvents() {
+  return [
+    z.object({ type: z.literal("call.requested"), ...callRef }),
+    z.object({
+      type: z.literal("call.approval_required"),
+      ...callRef,
+      reason: z.string(),
+      expiresAt: z.string(),
+    }),
+    z.object({
+      type: z.literal("call.approved"),
+      ...callRef,
+      decidedBy: z.string(),
+      reason: z.string().nullable(),
+    }),
+    z.object({
+      type: z.literal("call.denied"),
+      ...callRef,
+      /** the operator who denied it; null when a policy (grants, rules) refused it */
+      decidedBy: z.string().nullable(),
+      reason: z.string(),
+    }),
+    z.object({ type: z.literal("call.expired"), ...callRef }),
+    z.object({ type: z.literal("call.started"), ...callRef }),
+    z.object({ type: z.literal("call.succeeded"), ...callRef, durationMs: z.number(), isError: z.boolean() }),
+    z.object({
+      type: z.literal("call.failed"),
+      ...callRef,
+      durationMs: z.number().nullable(),
+      errorCode: z.string(),
+    }),
+    z.object({ type: z.literal("call.cancelled"), ...callRef }),
+  ] as const;
+}
+
 export const eventSchema = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("server.state_changed"),
@@ -41,6 +89,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     diff: z.object({ tools: listDiff, resources: listDiff, resourceTemplates: listDiff, prompts: listDiff }),
   }),
   z.object({ type: z.literal("catalog.problem"), ...serverRef, problems: z.array(z.string()) }),
+  ...callEvents(),
 ]);
 
 export type SwitchboardEvent = z.infer<typeof eventSchema>;

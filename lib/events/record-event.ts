@@ -21,7 +21,7 @@ export async function recordEvent(
       tenantId: params.tenantId,
       type,
       serverId: "serverId" in event ? event.serverId : null,
-      callId: null,
+      callId: "callId" in event ? event.callId : null,
       data,
     })
     .returning({ id: events.id, createdAt: events.createdAt });
@@ -34,4 +34,13 @@ export async function recordEvent(
   };
   eventBus.emit("event", recorded);
   return recorded;
+}
+
+/**
+ * Every recorded event of this process (and, once cross-process delivery is on, of every process
+ * sharing the database), in id order per publisher. Returns the unsubscribe function.
+ */
+export function subscribeEvents(listener: (event: RecordedEvent) => void): () => void {
+  eventBus.on("event", listener);
+  return () => eventBus.off("event", listener);
 }
