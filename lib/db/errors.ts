@@ -1,7 +1,10 @@
-/** Postgres unique_violation, from postgres.js or PGlite, possibly wrapped by drizzle. */
-export function isUniqueViolation(error: unknown): boolean {
+/** The Postgres error code anywhere in the cause chain (postgres.js or PGlite, possibly wrapped by drizzle). */
+function hasPgCode(error: unknown, code: string): boolean {
   for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
-    if (e.code === "23505") return true;
+    if (e.code === code) return true;
   }
   return false;
 }
+
+export const isUniqueViolation = (error: unknown) => hasPgCode(error, "23505");
+export const isForeignKeyViolation = (error: unknown) => hasPgCode(error, "23503");

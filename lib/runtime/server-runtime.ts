@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { isForeignKeyViolation } from "@/lib/db/errors";
 import { recordEvent } from "@/lib/events/record-event";
 import { saveCatalog } from "@/lib/mcp/catalog-store";
 import { createValueResolver } from "@/lib/mcp/connection-config";
@@ -193,7 +194,7 @@ export class ServerRuntime {
       .onConflictDoUpdate({ target: serverStatus.serverId, set: row })
       // The server may have been deleted while its events were queued.
       .catch((error: unknown) => {
-        if ((error as { code?: string; cause?: { code?: string } }).cause?.code !== "23503") throw error;
+        if (!isForeignKeyViolation(error)) throw error;
       });
   }
 }
