@@ -5,6 +5,7 @@ import Link from "next/link";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DeleteServerButton } from "./delete-server-button";
 import { serversListQuery } from "./server-queries";
@@ -28,82 +29,66 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
   }
 
   return (
-    <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="w-full table-fixed divide-y divide-slate-200 text-sm">
-        <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-          <tr>
-            <th scope="col" className="w-[22%] px-4 py-3">
-              Name
-            </th>
-            <th scope="col" className="w-[11%] px-4 py-3">
-              Transport
-            </th>
-            <th scope="col" className="w-[29%] px-4 py-3">
-              Target
-            </th>
-            <th scope="col" className="w-[8%] px-4 py-3">
-              Enabled
-            </th>
-            <th scope="col" className="w-[18%] px-4 py-3">
-              Status
-            </th>
-            <th scope="col" className="w-[12%] px-4 py-3">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {servers.map((server) => (
-            <tr key={server.id} data-testid={`server-row-${server.name}`} className="hover:bg-slate-50/60">
-              <td className="px-4 py-3 align-top">
-                <Link
-                  href={`/servers/${server.name}`}
-                  className="font-medium text-slate-900 hover:text-indigo-700 hover:underline"
+    <DataTable
+      columns={[
+        { label: "Name", className: "w-[22%]" },
+        { label: "Transport", className: "w-[11%]" },
+        { label: "Target", className: "w-[29%]" },
+        { label: "Enabled", className: "w-[8%]" },
+        { label: "Status", className: "w-[18%]" },
+        { label: "Actions", className: "w-[12%]", srOnly: true },
+      ]}
+      fixed
+    >
+      {servers.map((server) => (
+        <tr key={server.id} data-testid={`server-row-${server.name}`} className="hover:bg-slate-50/60">
+          <td className="px-4 py-3 align-top">
+            <Link
+              href={`/servers/${server.name}`}
+              className="font-medium text-slate-900 hover:text-indigo-700 hover:underline"
+            >
+              {server.displayName ?? server.name}
+            </Link>
+            <div className="font-mono text-xs text-slate-500">{server.name}</div>
+            {server.description ? (
+              <p className="mt-1 line-clamp-2 text-xs text-slate-500">{server.description}</p>
+            ) : null}
+          </td>
+          <td className="px-4 py-3 align-top">
+            <Badge tone="blue">{transportLabels[server.transport]}</Badge>
+          </td>
+          <td className="px-4 py-3 align-top">
+            <code className="block truncate font-mono text-xs text-slate-700" title={server.target}>
+              {server.target}
+            </code>
+          </td>
+          <td className="px-4 py-3 align-top">
+            {server.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}
+          </td>
+          <td className="px-4 py-3 align-top">
+            <ServerStatusBadge status={server.status} />
+            {server.lastError ? (
+              <p className="mt-1 line-clamp-2 break-words text-xs text-red-700" title={server.lastError}>
+                {server.lastError}
+              </p>
+            ) : null}
+          </td>
+          <td className="whitespace-nowrap px-4 py-3 text-right align-top">
+            {canManage ? (
+              <>
+                <ButtonLink
+                  variant="ghost"
+                  href={`/servers/${server.name}/edit`}
+                  aria-label={`Edit ${server.name}`}
                 >
-                  {server.displayName ?? server.name}
-                </Link>
-                <div className="font-mono text-xs text-slate-500">{server.name}</div>
-                {server.description ? (
-                  <p className="mt-1 line-clamp-2 text-xs text-slate-500">{server.description}</p>
-                ) : null}
-              </td>
-              <td className="px-4 py-3 align-top">
-                <Badge tone="blue">{transportLabels[server.transport]}</Badge>
-              </td>
-              <td className="px-4 py-3 align-top">
-                <code className="block truncate font-mono text-xs text-slate-700" title={server.target}>
-                  {server.target}
-                </code>
-              </td>
-              <td className="px-4 py-3 align-top">
-                {server.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}
-              </td>
-              <td className="px-4 py-3 align-top">
-                <ServerStatusBadge status={server.status} />
-                {server.lastError ? (
-                  <p className="mt-1 line-clamp-2 break-words text-xs text-red-700" title={server.lastError}>
-                    {server.lastError}
-                  </p>
-                ) : null}
-              </td>
-              <td className="whitespace-nowrap px-4 py-3 text-right align-top">
-                {canManage ? (
-                  <>
-                    <ButtonLink
-                      variant="ghost"
-                      href={`/servers/${server.name}/edit`}
-                      aria-label={`Edit ${server.name}`}
-                    >
-                      Edit
-                    </ButtonLink>
-                    <DeleteServerButton name={server.name} />
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+                  Edit
+                </ButtonLink>
+                <DeleteServerButton name={server.name} />
+              </>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { CreateApiKey } from "@/components/settings/create-api-key";
 import { RevokeApiKeyButton } from "@/components/settings/revoke-api-key-button";
 import { Badge } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { getPageContext } from "@/lib/auth/page-context";
@@ -23,54 +24,37 @@ export default async function ApiKeysPage() {
           Keys let scripts, the CLI and agents act in this workspace.
         </EmptyState>
       ) : (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="min-w-full divide-y divide-slate-200 text-sm">
-            <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-              <tr>
-                <th scope="col" className="px-4 py-3">
-                  Name
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Key
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Scopes
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Last used
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  Status
-                </th>
-                <th scope="col" className="px-4 py-3">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {keys.map((k) => (
-                <tr key={k.id} data-testid={`api-key-${k.name}`}>
-                  <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
-                  <td className="px-4 py-3 font-mono text-xs text-slate-600">{k.prefix}…</td>
-                  <td className="space-x-1 px-4 py-3">
-                    {k.scopes.map((s) => (
-                      <Badge key={s} tone={s === "admin" ? "blue" : "neutral"}>
-                        {s}
-                      </Badge>
-                    ))}
-                  </td>
-                  <td className="px-4 py-3 text-slate-600">{when(k.lastUsedAt)}</td>
-                  <td className="px-4 py-3">
-                    {k.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
-                  </td>
-                  <td className="px-4 py-3 text-right">
-                    {canManage && !k.revokedAt ? <RevokeApiKeyButton id={k.id} name={k.name} /> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={[
+            { label: "Name" },
+            { label: "Key" },
+            { label: "Scopes" },
+            { label: "Last used" },
+            { label: "Status" },
+            { label: "Actions", srOnly: true },
+          ]}
+        >
+          {keys.map((k) => (
+            <tr key={k.id} data-testid={`api-key-${k.name}`}>
+              <td className="px-4 py-3 font-medium text-slate-900">{k.name}</td>
+              <td className="px-4 py-3 font-mono text-xs text-slate-600">{k.prefix}…</td>
+              <td className="space-x-1 px-4 py-3">
+                {k.scopes.map((s) => (
+                  <Badge key={s} tone={s === "admin" ? "blue" : "neutral"}>
+                    {s}
+                  </Badge>
+                ))}
+              </td>
+              <td className="px-4 py-3 text-slate-600">{when(k.lastUsedAt)}</td>
+              <td className="px-4 py-3">
+                {k.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
+              </td>
+              <td className="px-4 py-3 text-right">
+                {canManage && !k.revokedAt ? <RevokeApiKeyButton id={k.id} name={k.name} /> : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </>
   );

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { InvitePanel } from "@/components/settings/invite-panel";
 import { MemberRowActions } from "@/components/settings/member-row-actions";
 import { Badge } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
 import { listMembers } from "@/lib/auth/members";
 import { getPageContext } from "@/lib/auth/page-context";
 
@@ -14,57 +15,42 @@ export default async function MembersPage() {
   return (
     <>
       {canManage ? <InvitePanel /> : null}
-      <div className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full divide-y divide-slate-200 text-sm">
-          <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
-            <tr>
-              <th scope="col" className="px-4 py-3">
-                Member
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Role
-              </th>
-              <th scope="col" className="px-4 py-3">
-                Joined
-              </th>
-              <th scope="col" className="px-4 py-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {members.map((m) => (
-              <tr key={m.userId} data-testid={`member-${m.email}`}>
-                <td className="px-4 py-3">
-                  <div className="font-medium text-slate-900">
-                    {m.name}{" "}
-                    {m.userId === actor.userId ? <span className="text-xs text-slate-500">(you)</span> : null}
-                  </div>
-                  <div className="text-xs text-slate-500">{m.email}</div>
-                </td>
-                <td className="px-4 py-3">
-                  <Badge tone={m.role === "admin" ? "blue" : m.role === "approver" ? "amber" : "neutral"}>
-                    {m.role}
-                  </Badge>
-                </td>
-                <td className="px-4 py-3 text-slate-600">
-                  {new Date(m.joinedAt).toLocaleDateString("en-GB")}
-                </td>
-                <td className="px-4 py-3">
-                  {canManage ? (
-                    <MemberRowActions
-                      userId={m.userId}
-                      name={m.name}
-                      role={m.role}
-                      isSelf={m.userId === actor.userId}
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={[
+          { label: "Member" },
+          { label: "Role" },
+          { label: "Joined" },
+          { label: "Actions", srOnly: true },
+        ]}
+      >
+        {members.map((m) => (
+          <tr key={m.userId} data-testid={`member-${m.email}`}>
+            <td className="px-4 py-3">
+              <div className="font-medium text-slate-900">
+                {m.name}{" "}
+                {m.userId === actor.userId ? <span className="text-xs text-slate-500">(you)</span> : null}
+              </div>
+              <div className="text-xs text-slate-500">{m.email}</div>
+            </td>
+            <td className="px-4 py-3">
+              <Badge tone={m.role === "admin" ? "blue" : m.role === "approver" ? "amber" : "neutral"}>
+                {m.role}
+              </Badge>
+            </td>
+            <td className="px-4 py-3 text-slate-600">{new Date(m.joinedAt).toLocaleDateString("en-GB")}</td>
+            <td className="px-4 py-3">
+              {canManage ? (
+                <MemberRowActions
+                  userId={m.userId}
+                  name={m.name}
+                  role={m.role}
+                  isSelf={m.userId === actor.userId}
+                />
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </DataTable>
     </>
   );
 }
