@@ -27,6 +27,11 @@ export const calls = pgTable(
     gatewayName: text("gateway_name").notNull(),
     effect: text("effect").notNull(),
     arguments: jsonb("arguments").$type<Record<string, unknown>>().notNull(),
+    /**
+     * The unscrubbed arguments, AES-GCM encrypted, kept only while the call may still run and only
+     * when scrubbing changed them: an approved call may run on another process than the one it came in on.
+     */
+    sealedArguments: text("sealed_arguments"),
     status: text("status", { enum: callStatuses }).notNull(),
     idempotencyKey: text("idempotency_key"),
     result: jsonb("result").$type<Record<string, unknown>>(),
@@ -43,6 +48,10 @@ export const calls = pgTable(
   ],
 );
 
+/** "cancelled": the caller withdrew the request (e.g. an MCP client cancelled) before a decision. */
+export const approvalStatuses = ["pending", "approved", "denied", "expired", "cancelled"] as const;
+export type ApprovalStatus = (typeof approvalStatuses)[number];
+
 /** One approval per gated call; decided exactly once by a conditional update. */
 export const approvals = pgTable(
   "approvals",
@@ -52,9 +61,10 @@ export const approvals = pgTable(
     callId: text("call_id")
       .notNull()
       .references(() => calls.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["pending", "approved", "denied", "expired"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: approvalStatuses }).notNull().default("pending"),
+    /** why the policy held the call (shown to approvers) */
+    requiredBecause: text("required_because"),
+    /** the decider's reason */
     reason: text("reason"),
     decidedBy: text("decided_by"),
     decidedAt: timestamp("decided_at", { withTimezone: true }),
@@ -79,5 +89,9 @@ export const events = pgTable(
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("events_tenant_id_idx").on(t.tenantId, t.id)],
+  (t) => [
+    index("events_tenant_id_idx").on(t.tenantId, t.id),
+    // A call's timeline is read by call id.
+    index("events_call_id_idx").on(t.callId),
+  ],
 );

@@ -51,10 +51,12 @@ export class ServerRuntime {
     await Promise.all(rows.map((row) => this.pool.upsert(row)));
   }
 
+  /** Closes every connection, then lets the events the closing produced reach the database. */
   async stop(): Promise<void> {
     this.unsubscribe();
     for (const timer of this.refreshTimers.values()) clearTimeout(timer);
     await this.pool.closeAll();
+    await Promise.all(this.queues.values());
   }
 
   /** Lists the server's catalog again and stores it; a change becomes a snapshot and an event. */

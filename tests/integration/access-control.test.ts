@@ -3,6 +3,8 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProcessDatabase } from "@/lib/db/process-db";
+import { createPrincipalKey } from "@/lib/principals/principal-access";
+import { createPrincipal } from "@/lib/principals/principals";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 
 /*
@@ -31,6 +33,15 @@ const publicActions: Record<string, string> = {
   signInAction: "signing in is how a session starts",
   completeSetupAction: "first run, before any account exists (guarded by needsSetup and the setup token)",
   acceptInvitationAction: "joining with an invitation link may create the account",
+};
+/**
+ * Routes a principal's own gateway key may use, each for a stated reason. They still refuse a
+ * gateway key that belongs to no principal (checked below like every route).
+ */
+const principalRoutes: Record<string, string> = {
+  "POST /api/v1/calls": "agents call tools through the one governed path, authorized by their grants",
+  "GET /api/v1/calls/[id]": "an agent reads its own call (another's is a 404)",
+  "GET /api/v1/calls/[id]/wait": "an agent waits for its own call that needs approval",
 };
 /** Mutations a viewer may make, each for a stated reason. */
 const viewerActions: Record<string, string> = {
@@ -87,11 +98,24 @@ describe("access control on every route and action", () => {
   let handle: ProcessDatabase;
   let viewerCookie: string;
   let gatewayKey: string;
+  let principalKey: string;
 
   beforeAll(async () => {
     handle = await openProcessTestDatabase("pglite");
     viewerCookie = (await createTestOperator(handle, { email: "viewer@example.com", role: "viewer" })).cookie;
     gatewayKey = await createTestApiKey(handle, ["gateway"]);
+    const principal = await createPrincipal(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      input: { name: "probe-agent" },
+    });
+    principalKey = (
+      await createPrincipalKey(handle.db, {
+        tenantId: handle.defaultTenant.id,
+        principalId: principal.id,
+        input: { name: "probe" },
+        createdBy: null,
+      })
+    ).key;
   });
   afterAll(async () => {
     await handle?.close();
@@ -129,6 +153,17 @@ describe("access control on every route and action", () => {
           new Headers({ authorization: `Bearer ${gatewayKey}` }),
         );
         expect(asGatewayKey.status, `${label} with a gateway-only key`).toBe(403);
+
+        const asPrincipal = await callRoute(
+          mod,
+          method,
+          route.file,
+          new Headers({ authorization: `Bearer ${principalKey}` }),
+        );
+        // Let in, the junk probe is then refused for what it is (400, 404) — never 401/403.
+        if (principalRoutes[label])
+          expect([400, 404], `${label} with a principal's key`).toContain(asPrincipal.status);
+        else expect(asPrincipal.status, `${label} with a principal's key`).toBe(403);
       }
     });
   }

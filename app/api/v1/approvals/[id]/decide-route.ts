@@ -1,0 +1,21 @@
+import { decideApproval } from "@/lib/approvals/decide-approval";
+import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+
+/** approve and deny share everything but the decision; the body ({reason?}) may be left out. */
+export function decideRoute(decision: "approve" | "deny") {
+  return apiRoute<{ id: string }>("decide", async ({ req, db, actor, tenant, params }) => {
+    const hasBody = req.body !== null && req.headers.get("content-length") !== "0";
+    const call = await decideApproval(db, {
+      tenantId: tenant.id,
+      id: params.id,
+      decision,
+      input: hasBody ? await readJsonBody(req) : {},
+      decider:
+        actor.kind === "operator"
+          ? { kind: "operator", id: actor.userId }
+          : { kind: "api_key", id: actor.keyId },
+    });
+    return { approval: call.approval, call };
+  });
+}

@@ -1,0 +1,154 @@
+import { and, eq, gt, or } from "drizzle-orm";
+import { z } from "zod";
+import { approvals, calls } from "@/db/schema";
+import { recordCallEvent } from "@/lib/calls/call-events";
+import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
+import { runApprovedCall } from "@/lib/calls/run-approved-call";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { getApprovalPolicy } from "@/lib/policy/approval-rules";
+import { parseOrThrow } from "@/lib/validation";
+import { expireDueApprovals } from "./close-pending";
+
+/**
+ * An approval is decided exactly once: one conditional update from "pending" (and not yet
+ * expired) wins; any other decision — a second click, a race with another approver, a decision
+ * after expiry — changes nothing and is a 409 that says what happened instead. The approved call
+ * then runs on this process unless the waiting caller's process claims it first.
+ */
+
+export type Decider = { kind: "operator" | "api_key"; id: string };
+
+export const decideInputSchema = z.strictObject({
+  reason: z.string().trim().max(2000, { error: "Keep the reason under 2000 characters." }).optional(),
+});
+
+export async function decideApproval(
+  db: Database,
+  params: {
+    tenantId: string;
+    /** the approval's id, or the id of its call */
+    id: string;
+    decision: "approve" | "deny";
+    input: unknown;
+    decider: Decider;
+  },
+): Promise<CallDto> {
+  const { reason } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const view = await findApprovalOrThrow(db, params);
+  const approvalId = view.approval?.id ?? "";
+  await assertMayDecide(db, { ...params, view });
+
+  const now = new Date();
+  const status = params.decision === "approve" ? "approved" : "denied";
+  const decided = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(approvals)
+      .set({ status, reason: reason || null, decidedBy: params.decider.id, decidedAt: now })
+      .where(and(eq(approvals.id, approvalId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
+      .returning({ callId: approvals.callId });
+    if (!row) return false;
+    await tx
+      .update(calls)
+      .set(
+        status === "approved"
+          ? { status }
+          : {
+              status,
+              finishedAt: now,
+              sealedArguments: null,
+              errorCode: "policy_denied",
+              errorMessage: reason ? `Denied: ${reason}` : "Denied by an approver.",
+            },
+      )
+      .where(and(eq(calls.id, row.callId), eq(calls.status, "pending_approval")));
+    return true;
+  });
+  if (!decided) throw await explainConflict(db, { tenantId: params.tenantId, view });
+
+  const after = await reload(db, params.tenantId, view.call.id);
+  const decidedBy = toApprovalInfo(after)?.decidedBy?.name ?? params.decider.id;
+  if (status === "approved") {
+    await recordCallEvent(db, after, { type: "call.approved", decidedBy, reason: reason || null });
+    runApprovedCall(db, { tenantId: params.tenantId, callId: after.call.id }).catch((error: unknown) =>
+      console.error(`[switchboard] call ${after.call.id}: could not start (${(error as Error).name})`),
+    );
+  } else {
+    await recordCallEvent(db, after, {
+      type: "call.denied",
+      decidedBy,
+      reason: reason || "Denied by an approver.",
+    });
+  }
+  return toCallDto(after);
+}
+
+async function findApprovalOrThrow(
+  db: Database,
+  params: { tenantId: string; id: string },
+): Promise<CallView> {
+  const [row] = await db
+    .select({ callId: approvals.callId })
+    .from(approvals)
+    .where(
+      and(
+        eq(approvals.tenantId, params.tenantId),
+        or(eq(approvals.id, params.id), eq(approvals.callId, params.id)),
+      ),
+    );
+  const view = row && (await loadCallView(db, { tenantId: params.tenantId, callId: row.callId }));
+  if (!view?.approval)
+    throw new AppError("not_found", "There is no approval with that id in this workspace.");
+  return view;
+}
+
+/** "An operator cannot approve a call they requested", when the workspace says so. Denying stays possible. */
+async function assertMayDecide(
+  db: Database,
+  params: { tenantId: string; decision: "approve" | "deny"; decider: Decider; view: CallView },
+): Promise<void> {
+  if (params.decision !== "approve") return;
+  const { call } = params.view;
+  const isOwnCall =
+    params.decider.kind === "operator" &&
+    call.requesterKind === "operator" &&
+    call.requesterId === params.decider.id;
+  if (!isOwnCall) return;
+  const policy = await getApprovalPolicy(db, params);
+  if (policy.forbidSelfApproval) {
+    throw new AppError(
+      "forbidden",
+      "This workspace does not let operators approve their own calls; ask another approver.",
+    );
+  }
+}
+
+/** Nothing was updated: say why, after expiring the approval if that is what happened. */
+async function explainConflict(
+  db: Database,
+  params: { tenantId: string; view: CallView },
+): Promise<AppError> {
+  await expireDueApprovals(db, { tenantId: params.tenantId, callIds: [params.view.call.id] });
+  const info = toApprovalInfo(await reload(db, params.tenantId, params.view.call.id));
+  const when = info?.decidedAt ?? "an earlier moment";
+  switch (info?.status) {
+    case "approved":
+    case "denied":
+      return new AppError(
+        "conflict",
+        `This call was already ${info.status} by ${info.decidedBy?.name ?? "someone"} at ${when}.`,
+      );
+    case "expired":
+      return new AppError("conflict", `This approval expired at ${info.expiresAt}; the call will not run.`);
+    case "cancelled":
+      return new AppError("conflict", `The caller withdrew this call at ${when}.`);
+    default:
+      return new AppError("conflict", "This approval is no longer pending.");
+  }
+}
+
+async function reload(db: Database, tenantId: string, callId: string): Promise<CallView> {
+  const view = await loadCallView(db, { tenantId, callId });
+  if (!view) throw new AppError("not_found", "The call was deleted.");
+  return view;
+}

@@ -1,0 +1,119 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { mcpServers, tools } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { type ApprovalPolicy, type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-rules";
+import { type EffectClass, effectiveEffect } from "@/lib/policy/effects";
+import { findGrant } from "@/lib/policy/grants";
+import { listGrantPatterns } from "@/lib/principals/principals";
+import { operatorMayCall, type Requester } from "./requester";
+
+/** The decisions on a call before it runs, each a value: who may call, which tool, approval or not. */
+
+export type Decision =
+  | { kind: "allow" }
+  | { kind: "deny"; reason: string }
+  | { kind: "needs_approval"; reason: string };
+
+export type CallTarget = {
+  toolId: string;
+  serverId: string;
+  serverName: string;
+  serverEnabled: boolean;
+  toolName: string;
+  gatewayName: string;
+  toolEnabled: boolean;
+  effect: EffectClass;
+  isClassified: boolean;
+  approvalRule: ApprovalRule;
+};
+
+const allow: Decision = { kind: "allow" };
+
+/** Grants are read on every call, never taken from the caller. Operators are not bound by grants. */
+export async function loadGrants(db: Database, params: { tenantId: string; requester: Requester }) {
+  return params.requester.kind === "principal"
+    ? listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.requester.id })
+    : [];
+}
+
+export function authorizeRequester(
+  requester: Requester,
+  grants: readonly string[],
+  gatewayName: string,
+): Decision {
+  switch (requester.kind) {
+    case "principal":
+      return findGrant(grants, gatewayName)
+        ? allow
+        : { kind: "deny", reason: `The principal "${requester.name}" has no grant for ${gatewayName}.` };
+    case "operator":
+      return operatorMayCall(requester.role)
+        ? allow
+        : { kind: "deny", reason: "Viewers may not call tools; ask for the approver or admin role." };
+  }
+}
+
+/** The live tool behind a gateway name; two live tools under one name are a conflict, never a guess. */
+export async function findCallTarget(
+  db: Database,
+  params: { tenantId: string; gatewayName: string },
+): Promise<CallTarget | undefined> {
+  const rows = await db
+    .select({ tool: tools, serverName: mcpServers.name, serverEnabled: mcpServers.enabled })
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(
+        eq(tools.tenantId, params.tenantId),
+        eq(tools.gatewayName, params.gatewayName),
+        isNull(tools.removedAt),
+      ),
+    );
+  if (rows.length > 1) {
+    const servers = rows.map((r) => r.serverName).join(", ");
+    throw new AppError(
+      "conflict",
+      `${params.gatewayName} names tools of several servers (${servers}); rename one server.`,
+    );
+  }
+  const [row] = rows;
+  if (!row) return undefined;
+  return {
+    toolId: row.tool.id,
+    serverId: row.tool.serverId,
+    serverName: row.serverName,
+    serverEnabled: row.serverEnabled,
+    toolName: row.tool.name,
+    gatewayName: row.tool.gatewayName,
+    toolEnabled: row.tool.enabled,
+    effect: effectiveEffect(row.tool),
+    isClassified: row.tool.effect !== null,
+    approvalRule: row.tool.approvalRule,
+  };
+}
+
+export function checkTargetUsable(target: CallTarget): Decision {
+  if (!target.toolEnabled) return { kind: "deny", reason: `${target.gatewayName} is disabled by an admin.` };
+  if (!target.serverEnabled)
+    return { kind: "deny", reason: `The server "${target.serverName}" is disabled.` };
+  return allow;
+}
+
+export function gateCall(target: CallTarget, policy: ApprovalPolicy): Decision {
+  return decideApprovalGate({
+    effect: target.effect,
+    isClassified: target.isClassified,
+    rule: target.approvalRule,
+    policy,
+  });
+}
+
+/** The first decision that is not "allow", in order; "allow" when all allow. */
+export function firstRefusal(...decisions: Array<() => Decision>): Decision {
+  for (const decide of decisions) {
+    const decision = decide();
+    if (decision.kind !== "allow") return decision;
+  }
+  return allow;
+}

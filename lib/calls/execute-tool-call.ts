@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { withdrawPendingCall } from "@/lib/approvals/close-pending";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { CallToolOptions } from "@/lib/mcp/pool";
+import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
+import { parseOrThrow } from "@/lib/validation";
+import { awaitCall } from "./await-call";
+import {
+  authorizeRequester,
+  type CallTarget,
+  checkTargetUsable,
+  type Decision,
+  findCallTarget,
+  firstRefusal,
+  gateCall,
+  loadGrants,
+} from "./call-decision";
+import { type CallDto, type CallView, loadCallView, toCallDto } from "./call-view";
+import { registerLocalWaiter } from "./local-waiters";
+import { findRepeatedCall, recordCall } from "./record-call";
+import type { Requester } from "./requester";
+import { runApprovedCall } from "./run-approved-call";
+import { scrubValue } from "./scrub";
+import { sealArguments } from "./sealed-arguments";
+import { loadWorkspaceSecrets } from "./workspace-secrets";
+
+/**
+ * THE one path of a tool call — REST, playground, gateway, CLI all come here, and nothing else
+ * calls a downstream server's tools/call:
+ *
+ *   scrub → idempotency → authorize (grants | role) → resolve the tool → usable? → approval gate → record
+ *   → run now (allowed) | wait for a decision, bounded by waitMs (needs approval) | stop (denied)
+ *
+ * Allowed calls run to completion before this returns (the server's call timeout bounds them);
+ * `waitMs` only bounds waiting for an approval and the run after it. An aborted `signal` cancels
+ * the call: withdrawn while it waits for a decision, aborted while it runs on this process.
+ */
+
+export type ExecuteToolCallParams = {
+  tenantId: string;
+  requester: Requester;
+  /** the gateway name, `<server>__<tool>` */
+  tool: string;
+  arguments?: unknown;
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+  onProgress?: CallToolOptions["onProgress"];
+  /** how long to wait for an approval decision and the run after it; 0 (default) returns at once */
+  waitMs?: number;
+};
+
+const callRequestSchema = z.object({
+  tool: z.string({ error: "tool is required." }).trim().min(1).max(200),
+  arguments: z.record(z.string(), z.unknown(), { error: "arguments must be a JSON object." }).default({}),
+  idempotencyKey: z.string().trim().min(1).max(200).optional(),
+  waitMs: z.number().int().min(0).max(3_600_000).default(0),
+});
+
+export async function executeToolCall(db: Database, params: ExecuteToolCallParams): Promise<CallDto> {
+  const request = parseOrThrow(callRequestSchema, params, "The tool call");
+  const scope = { tenantId: params.tenantId, requester: params.requester };
+  const secrets = await loadWorkspaceSecrets(db, scope);
+  const scrubbed = scrubValue(request.arguments, secrets);
+  const callKey = { ...scope, gatewayName: request.tool, idempotencyKey: request.idempotencyKey };
+
+  const repeated = await findRepeatedCall(db, { ...callKey, arguments: scrubbed });
+  if (repeated) return followCall(db, params, repeated, { waitMs: request.waitMs, isOwnRequest: false });
+
+  const { decision, policy, target } = await decideCall(db, { ...scope, gatewayName: request.tool });
+  const callId = crypto.randomUUID();
+  const { view, created } = await recordCall(db, {
+    ...callKey,
+    id: callId,
+    target,
+    decision,
+    arguments: scrubbed,
+    sealedArguments: needsSealing(request.arguments, scrubbed)
+      ? sealArguments(request.arguments, { tenantId: params.tenantId, callId })
+      : null,
+    expirySeconds: policy.expirySeconds,
+  });
+  return followCall(db, params, view, { waitMs: request.waitMs, isOwnRequest: created });
+}
+
+/**
+ * authorize → resolve → classify + gate. The tool is looked up only for a caller allowed to call
+ * it, so a refused caller learns nothing about what exists (and its attempt names no server).
+ */
+async function decideCall(
+  db: Database,
+  params: { tenantId: string; requester: Requester; gatewayName: string },
+): Promise<{ decision: Decision; policy: ApprovalPolicy; target: CallTarget | undefined }> {
+  const [grants, policy] = await Promise.all([loadGrants(db, params), getApprovalPolicy(db, params)]);
+  const access = authorizeRequester(params.requester, grants, params.gatewayName);
+  if (access.kind !== "allow") return { decision: access, policy, target: undefined };
+  const target = await findCallTarget(db, params);
+  if (!target)
+    throw new AppError("not_found", `There is no tool named ${params.gatewayName} in this workspace.`);
+  const decision = firstRefusal(
+    () => checkTargetUsable(target),
+    () => gateCall(target, policy),
+  );
+  return { decision, policy, target };
+}
+
+/** After recording: run it (allowed), wait for it (pending, running elsewhere), or report it (finished). */
+async function followCall(
+  db: Database,
+  params: ExecuteToolCallParams,
+  view: CallView,
+  options: { waitMs: number; isOwnRequest: boolean },
+): Promise<CallDto> {
+  const { tenantId } = params;
+  const callId = view.call.id;
+  const unregister = options.isOwnRequest
+    ? registerLocalWaiter(callId, { signal: params.signal, onProgress: params.onProgress })
+    : () => {};
+  try {
+    if (view.call.status === "approved") await runApprovedCall(db, { tenantId, callId });
+    let latest = await awaitCall(db, { tenantId, callId, timeoutMs: options.waitMs, signal: params.signal });
+    if (params.signal?.aborted && options.isOwnRequest && latest.call.status === "pending_approval") {
+      await withdrawPendingCall(db, { tenantId, callId });
+      latest = (await loadCallView(db, { tenantId, callId })) ?? latest;
+    }
+    return toCallDto(latest);
+  } finally {
+    unregister();
+  }
+}
+
+function needsSealing(original: Record<string, unknown>, scrubbed: Record<string, unknown>): boolean {
+  return JSON.stringify(original) !== JSON.stringify(scrubbed);
+}

@@ -1,0 +1,140 @@
+import { and, eq } from "drizzle-orm";
+import { approvals, calls } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { canonicalJson } from "@/lib/mcp/catalog";
+import type { CallTarget, Decision } from "./call-decision";
+import { recordCallEvent } from "./call-events";
+import { type CallView, loadCallView } from "./call-view";
+import type { Requester } from "./requester";
+
+export type NewCall = {
+  id: string;
+  tenantId: string;
+  requester: Requester;
+  gatewayName: string;
+  target: CallTarget | undefined;
+  decision: Decision;
+  /** scrubbed */
+  arguments: Record<string, unknown>;
+  sealedArguments: string | null;
+  idempotencyKey: string | undefined;
+  expirySeconds: number;
+};
+
+/**
+ * Persists a decided call (and its approval when one is needed), then records what happened.
+ * With an idempotency key already used by this requester, nothing is written: the earlier call
+ * comes back instead (`created: false`) — also when two requests race with the same key.
+ */
+export async function recordCall(db: Database, call: NewCall): Promise<{ view: CallView; created: boolean }> {
+  const inserted = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(calls)
+      .values(toCallValues(call))
+      .onConflictDoNothing({ target: [calls.tenantId, calls.requesterId, calls.idempotencyKey] })
+      .returning({ id: calls.id });
+    if (row && call.decision.kind === "needs_approval") {
+      await tx.insert(approvals).values({
+        tenantId: call.tenantId,
+        callId: row.id,
+        requiredBecause: call.decision.reason,
+        // Set here rather than by the database: millisecond times keep paging cursors exact.
+        createdAt: new Date(),
+        expiresAt: new Date(Date.now() + call.expirySeconds * 1000),
+      });
+    }
+    return row !== undefined;
+  });
+  if (!inserted) {
+    const repeated = await findRepeatedCall(db, call);
+    if (!repeated) throw new AppError("internal", "The call of that idempotency key vanished.");
+    return { view: repeated, created: false };
+  }
+  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
+  if (!view) throw new AppError("internal", "The call was not recorded.");
+  await recordDecisionEvents(db, view, call.decision);
+  return { view, created: true };
+}
+
+/** The call an idempotency key already names; another tool or other arguments under it is a conflict. */
+export async function findRepeatedCall(
+  db: Database,
+  call: Pick<NewCall, "tenantId" | "requester" | "idempotencyKey" | "gatewayName" | "arguments">,
+): Promise<CallView | undefined> {
+  if (call.idempotencyKey === undefined) return undefined;
+  const [row] = await db
+    .select({ id: calls.id, gatewayName: calls.gatewayName, arguments: calls.arguments })
+    .from(calls)
+    .where(
+      and(
+        eq(calls.tenantId, call.tenantId),
+        eq(calls.requesterId, call.requester.id),
+        eq(calls.idempotencyKey, call.idempotencyKey),
+      ),
+    );
+  if (!row) return undefined;
+  if (
+    row.gatewayName !== call.gatewayName ||
+    canonicalJson(row.arguments) !== canonicalJson(call.arguments)
+  ) {
+    throw new AppError(
+      "conflict",
+      `The idempotency key "${call.idempotencyKey}" was already used for another call (${row.id}); use a new key for a different tool or arguments.`,
+    );
+  }
+  return loadCallView(db, { tenantId: call.tenantId, callId: row.id });
+}
+
+function toCallValues(call: NewCall): typeof calls.$inferInsert {
+  const now = new Date();
+  const denied = call.decision.kind === "deny";
+  return {
+    id: call.id,
+    tenantId: call.tenantId,
+    requesterKind: call.requester.kind,
+    requesterId: call.requester.id,
+    serverId: call.target?.serverId ?? null,
+    toolName: call.target?.toolName ?? (call.gatewayName.split("__").slice(1).join("__") || call.gatewayName),
+    gatewayName: call.gatewayName,
+    effect: call.target?.effect ?? "external-write",
+    arguments: call.arguments,
+    // A refused call will never run: its arguments need no sealing.
+    sealedArguments: denied ? null : call.sealedArguments,
+    status: statusAfter(call.decision),
+    idempotencyKey: call.idempotencyKey ?? null,
+    ...(call.decision.kind === "deny"
+      ? { errorCode: "policy_denied", errorMessage: call.decision.reason, finishedAt: now }
+      : {}),
+    createdAt: now,
+  };
+}
+
+function statusAfter(decision: Decision) {
+  switch (decision.kind) {
+    case "allow":
+      return "approved" as const;
+    case "deny":
+      return "denied" as const;
+    case "needs_approval":
+      return "pending_approval" as const;
+  }
+}
+
+async function recordDecisionEvents(db: Database, view: CallView, decision: Decision): Promise<void> {
+  await recordCallEvent(db, view, { type: "call.requested" });
+  switch (decision.kind) {
+    case "allow":
+      return;
+    case "deny":
+      await recordCallEvent(db, view, { type: "call.denied", decidedBy: null, reason: decision.reason });
+      return;
+    case "needs_approval":
+      await recordCallEvent(db, view, {
+        type: "call.approval_required",
+        reason: decision.reason,
+        expiresAt: view.approval?.expiresAt.toISOString() ?? "",
+      });
+      return;
+  }
+}

@@ -1,0 +1,175 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import type { CallToolOptions } from "@/lib/mcp/pool";
+import { getServerRuntime } from "@/lib/runtime/server-runtime";
+import { recordCallEvent } from "./call-events";
+import { type CallErrorCode, type CallRow, loadCallView } from "./call-view";
+import { localWaiterOf } from "./local-waiters";
+import { type BoundedResult, boundResult } from "./result-bounds";
+import { scrubText } from "./scrub";
+import { openSealedArguments } from "./sealed-arguments";
+import { loadWorkspaceSecrets } from "./workspace-secrets";
+
+/**
+ * Runs a call that is approved — by policy at once, or by an operator later — on this process's
+ * pooled connection. Any process may try (the caller waiting for it, the one that recorded the
+ * approval); the conditional update approved → running lets exactly one of them run it.
+ * Returns false when another process had it, or it was not approved.
+ */
+
+type RunOptions = Pick<CallToolOptions, "signal" | "onProgress">;
+type Outcome =
+  | { kind: "result"; result: unknown; durationMs: number }
+  | { kind: "error"; code: CallErrorCode; message: string; durationMs: number | null };
+
+export async function runApprovedCall(
+  db: Database,
+  params: { tenantId: string; callId: string } & RunOptions,
+): Promise<boolean> {
+  const [claimed] = await db
+    .update(calls)
+    .set({ status: "running", startedAt: new Date() })
+    .where(
+      and(eq(calls.tenantId, params.tenantId), eq(calls.id, params.callId), eq(calls.status, "approved")),
+    )
+    .returning();
+  if (!claimed) return false;
+  const options = { ...localWaiterOf(params.callId), ...definedOnly(params) };
+  let outcome: Outcome;
+  try {
+    await announce(db, claimed, "started");
+    outcome = await invokeTool(db, claimed, options);
+  } catch (error) {
+    outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
+  }
+  await finishCall(db, claimed, outcome);
+  return true;
+}
+
+async function invokeTool(db: Database, call: CallRow, options: RunOptions): Promise<Outcome> {
+  const fail = (code: CallErrorCode, message: string): Outcome => ({
+    kind: "error",
+    code,
+    message,
+    durationMs: null,
+  });
+  const [target] = await db
+    .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(
+        eq(tools.serverId, call.serverId ?? ""),
+        eq(tools.name, call.toolName),
+        eq(tools.enabled, true),
+        isNull(tools.removedAt),
+      ),
+    );
+  // Approval may have taken minutes: what an admin changed meanwhile still counts.
+  if (!target)
+    return fail("policy_denied", `${call.gatewayName} was disabled or removed before it could run.`);
+  if (!target.serverEnabled)
+    return fail("upstream_unavailable", `The server of ${call.gatewayName} is disabled.`);
+  const runtime = await getServerRuntime();
+  if (!runtime) return fail("upstream_unavailable", "The connection pool is not running in this process.");
+  const args = call.sealedArguments
+    ? openSealedArguments(call.sealedArguments, { tenantId: call.tenantId, callId: call.id })
+    : call.arguments;
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  try {
+    const result = await runtime.pool.callTool(call.serverId ?? "", call.toolName, args, {
+      ...options,
+      timeoutMs: target.callTimeoutMs,
+    });
+    return { kind: "result", result, durationMs: elapsed() };
+  } catch (error) {
+    if (options.signal?.aborted) {
+      return {
+        kind: "error",
+        code: "cancelled",
+        message: "The caller cancelled the call.",
+        durationMs: elapsed(),
+      };
+    }
+    return { kind: "error", ...describeFailure(error), durationMs: elapsed() };
+  }
+}
+
+function describeFailure(error: unknown): { code: CallErrorCode; message: string } {
+  if (!isAppError(error))
+    return { code: "upstream_error", message: (error as Error)?.message ?? String(error) };
+  switch (error.code) {
+    case "timeout":
+    case "upstream_unavailable":
+    case "upstream_error":
+    case "policy_denied":
+      return { code: error.code, message: error.message };
+    case "not_found":
+      // The pool does not know the server (yet): it is not reachable from here.
+      return { code: "upstream_unavailable", message: error.message };
+    default:
+      return { code: "upstream_error", message: error.message };
+  }
+}
+
+async function finishCall(db: Database, call: CallRow, outcome: Outcome): Promise<void> {
+  const secrets = await loadWorkspaceSecrets(db, { tenantId: call.tenantId });
+  const status: CallStatus =
+    outcome.kind === "result" ? "succeeded" : outcome.code === "cancelled" ? "cancelled" : "failed";
+  const result: BoundedResult | null =
+    outcome.kind === "result" ? boundResult(outcome.result, { secrets }) : null;
+  await db
+    .update(calls)
+    .set({
+      status,
+      result,
+      errorCode: outcome.kind === "error" ? outcome.code : null,
+      errorMessage: outcome.kind === "error" ? scrubText(outcome.message, secrets) : null,
+      durationMs: outcome.durationMs,
+      finishedAt: new Date(),
+      sealedArguments: null,
+    })
+    .where(and(eq(calls.id, call.id), eq(calls.status, "running")));
+  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
+  if (!view) return;
+  if (outcome.kind === "result") {
+    await recordCallEvent(db, view, {
+      type: "call.succeeded",
+      durationMs: outcome.durationMs,
+      isError: result?.isError === true,
+    });
+  } else if (status === "cancelled") {
+    await recordCallEvent(db, view, { type: "call.cancelled" });
+  } else {
+    await recordCallEvent(db, view, {
+      type: "call.failed",
+      durationMs: outcome.durationMs,
+      errorCode: outcome.code,
+    });
+  }
+}
+
+async function announce(db: Database, call: CallRow, what: "started"): Promise<void> {
+  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
+  if (view) await recordCallEvent(db, view, { type: `call.${what}` });
+}
+
+/**
+ * Logged without its message: a database error quotes its query parameters, which may hold the
+ * call's arguments or result, and logs are never scrubbed after the fact.
+ */
+function internalFailure(callId: string, error: unknown): { code: CallErrorCode; message: string } {
+  const kind = (error as { code?: unknown; name?: unknown })?.code ?? (error as Error)?.name ?? typeof error;
+  console.error(`[switchboard] call ${callId} failed inside Switchboard (${String(kind)})`);
+  return { code: "internal", message: "The call failed inside Switchboard; the error has been logged." };
+}
+
+function definedOnly(options: RunOptions): RunOptions {
+  return {
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  };
+}

@@ -1,0 +1,34 @@
+import { eq } from "drizzle-orm";
+import { mcpServers } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { listSecrets, readSecretValue } from "@/lib/secrets/secrets";
+import { normalizeSecrets } from "./scrub";
+
+/**
+ * Every secret value the workspace holds — stored secrets and the environment variables its
+ * servers reference with `fromEnv` — so arguments, results and errors can be scrubbed of them.
+ * Read per call: a secret written a second ago must already be scrubbed.
+ */
+export async function loadWorkspaceSecrets(db: Database, params: { tenantId: string }): Promise<string[]> {
+  const stored = await listSecrets(db, params);
+  const values = await Promise.all(
+    stored.map((secret) => readSecretValue(db, { tenantId: params.tenantId, name: secret.name })),
+  );
+  return normalizeSecrets([
+    ...values.filter((v) => v !== undefined),
+    ...(await readReferencedEnv(db, params)),
+  ]);
+}
+
+async function readReferencedEnv(db: Database, params: { tenantId: string }): Promise<string[]> {
+  const servers = await db
+    .select({ env: mcpServers.env, headers: mcpServers.headers, auth: mcpServers.auth })
+    .from(mcpServers)
+    .where(eq(mcpServers.tenantId, params.tenantId));
+  const names = servers.flatMap((server) => {
+    const values = [...Object.values(server.env), ...Object.values(server.headers)];
+    if ("credential" in server.auth) values.push(server.auth.credential);
+    return values.flatMap((v) => (typeof v === "object" && "fromEnv" in v ? [v.fromEnv] : []));
+  });
+  return names.flatMap((name) => process.env[name] ?? []);
+}

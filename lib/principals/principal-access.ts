@@ -1,0 +1,84 @@
+import { and, eq } from "drizzle-orm";
+import { z } from "zod";
+import { apiKeys, grants, principals } from "@/db/schema";
+import { type ApiKeyDto, createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { replaceGrantsSchema } from "@/lib/policy/grants";
+import { parseOrThrow } from "@/lib/validation";
+import { getPrincipalRowOrThrow, listGrantPatterns, touchPrincipal } from "./principals";
+
+/** A principal's keys and grants: what lets an agent in, and what it may call once in. */
+
+type PrincipalRef = { tenantId: string; principalId: string };
+
+const createKeySchema = z.strictObject({
+  name: z.string({ error: "name is required." }).trim().min(1).max(100),
+});
+
+/**
+ * A key for the principal, shown once. Always gateway-only: an agent's key must not manage the
+ * workspace, or it could grant itself tools and approve its own calls.
+ */
+export async function createPrincipalKey(
+  db: Database,
+  params: PrincipalRef & { input: unknown; createdBy: string | null },
+): Promise<{ key: string; apiKey: ApiKeyDto }> {
+  const { name } = parseOrThrow(createKeySchema, params.input, "The API key");
+  await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
+  return createApiKey(db, {
+    tenantId: params.tenantId,
+    principalId: params.principalId,
+    input: { name, scopes: ["gateway"] },
+    createdBy: params.createdBy,
+  });
+}
+
+export async function revokePrincipalKey(
+  db: Database,
+  params: PrincipalRef & { keyId: string; actorId: string | null },
+): Promise<void> {
+  const [key] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(
+      and(
+        eq(apiKeys.tenantId, params.tenantId),
+        eq(apiKeys.principalId, params.principalId),
+        eq(apiKeys.id, params.keyId),
+      ),
+    );
+  if (!key) throw new AppError("not_found", "This principal has no API key with that id.");
+  await revokeApiKey(db, { tenantId: params.tenantId, id: key.id, actorId: params.actorId });
+}
+
+/** Replaces the whole set at once, so what an admin saved is exactly what is enforced. */
+export async function replaceGrants(
+  db: Database,
+  params: PrincipalRef & { input: unknown },
+): Promise<string[]> {
+  const { patterns } = parseOrThrow(replaceGrantsSchema, params.input, "The grants");
+  return db.transaction(async (tx) => {
+    // Two admins saving at once: one after the other, or both inserts would collide.
+    const [principal] = await tx
+      .select({ id: principals.id })
+      .from(principals)
+      .where(and(eq(principals.tenantId, params.tenantId), eq(principals.id, params.principalId)))
+      .for("update");
+    if (!principal) throw new AppError("not_found", "There is no principal with that id in this workspace.");
+    await tx
+      .delete(grants)
+      .where(and(eq(grants.tenantId, params.tenantId), eq(grants.principalId, params.principalId)));
+    if (patterns.length > 0) {
+      await tx.insert(grants).values(
+        patterns.map((toolPattern) => ({
+          tenantId: params.tenantId,
+          principalId: params.principalId,
+          toolPattern,
+        })),
+      );
+    }
+    await touchPrincipal(tx, { tenantId: params.tenantId, id: params.principalId });
+    return listGrantPatterns(tx, params);
+  });
+}
