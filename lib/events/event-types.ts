@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { EventTypeName } from "./event-names";
 
 /**
  * Every event Switchboard records, as one discriminated union. Events carry identities and
@@ -97,3 +98,11 @@ export type EventType = SwitchboardEvent["type"];
 
 /** A recorded event: the payload plus its monotonic id, workspace and time. */
 export type RecordedEvent = SwitchboardEvent & { id: number; tenantId: string; createdAt: string };
+
+/*
+ * Compile-time check that event-names.ts lists exactly the types of the union: adding a type here
+ * without listing it there (or the reverse) fails `tsc` here.
+ */
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type AssertTrue<T extends true> = T;
+export type EventNamesMatchSchema = AssertTrue<Exact<EventType, EventTypeName>>;

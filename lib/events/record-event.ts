@@ -1,46 +1,40 @@
-import { EventEmitter } from "node:events";
-import { events } from "@/db/schema";
-import type { Queryable } from "@/lib/db/client";
-import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
+import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import type { RecordedEvent, SwitchboardEvent } from "./event-types";
+import { EventHub, type EventListener } from "./hub";
+import type { EventRelay, EventRelayOptions } from "./relay";
 
-/** In-process fan-out; one per process (on globalThis so every route bundle shares it). */
-const state = globalThis as typeof globalThis & { __switchboardEventBus?: EventEmitter };
-state.__switchboardEventBus ??= new EventEmitter().setMaxListeners(0);
-export const eventBus: EventEmitter = state.__switchboardEventBus;
+/** The process's one hub, on globalThis so every route bundle (and dev reloads) share it. */
+const state = globalThis as typeof globalThis & { __switchboardEventHub?: EventHub };
+state.__switchboardEventHub ??= new EventHub();
+export const processEventHub: EventHub = state.__switchboardEventHub;
 
-/** Persists first (the id is the order), then publishes. */
-export async function recordEvent(
+/**
+ * Persists first (the id is the order), then NOTIFYs other processes, then publishes here.
+ * Inside a transaction (`db` is a tx) publication waits for the commit when a relay runs.
+ */
+export function recordEvent(
   db: Queryable,
   params: { tenantId: string; event: SwitchboardEvent },
 ): Promise<RecordedEvent> {
-  const event = eventSchema.parse(params.event);
-  const { type, ...data } = event;
-  const [row] = await db
-    .insert(events)
-    .values({
-      tenantId: params.tenantId,
-      type,
-      serverId: "serverId" in event ? event.serverId : null,
-      callId: "callId" in event ? event.callId : null,
-      data,
-    })
-    .returning({ id: events.id, createdAt: events.createdAt });
-  if (!row) throw new Error("The event was not recorded.");
-  const recorded = {
-    ...event,
-    id: row.id,
-    tenantId: params.tenantId,
-    createdAt: row.createdAt.toISOString(),
-  };
-  eventBus.emit("event", recorded);
-  return recorded;
+  return processEventHub.record(db, params);
 }
 
 /**
- * Every recorded event of this process (and, once cross-process delivery is on, of every process
- * sharing the database), in id order per publisher. Returns the unsubscribe function.
+ * Every event recorded from now on — by this process, and, once the relay runs
+ * (startEventRelay), by every process sharing the database. Each event once; events of one
+ * recorder in id order. The listener runs synchronously and must not throw or block: queue work.
+ * Returns the unsubscribe function.
  */
-export function subscribeEvents(listener: (event: RecordedEvent) => void): () => void {
-  eventBus.on("event", listener);
-  return () => eventBus.off("event", listener);
+export function subscribeEvents(listener: EventListener): () => void {
+  return processEventHub.subscribe(listener);
 }
+
+/**
+ * Starts this process's relay (LISTEN on the shared database); idempotent. The runtime calls it
+ * at start; the SSE route calls it too, in case the start-up attempt failed.
+ */
+export function startEventRelay(handle: DatabaseHandle, options?: EventRelayOptions): Promise<EventRelay> {
+  return processEventHub.startRelay(handle, options);
+}
+
+export type { EventListener, RecordedEvent };

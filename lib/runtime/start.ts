@@ -1,13 +1,22 @@
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
+import { startEventRelay } from "@/lib/events/record-event";
 import { startServerRuntime } from "./server-runtime";
 
-/** The process runtime: the database, then the connection pool (servers connect in the background). */
+/** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */
 export async function startRuntime(): Promise<void> {
   try {
-    const { db, driver } = await getDatabase();
+    const handle = await getDatabase();
+    const { db, driver } = handle;
     console.log(`[switchboard] database ready (${driver})`);
+    // Before the pool starts, so events of other processes sharing the database reach this one's
+    // subscribers (SSE streams, calls waiting for a decision) from the start.
+    await startEventRelay(handle).catch((error: unknown) =>
+      console.error(
+        `[switchboard] event relay not started (retried by the first event stream): ${(error as Error).message}`,
+      ),
+    );
     if (await needsSetup(db)) await announceSetup(db);
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);

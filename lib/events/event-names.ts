@@ -1,0 +1,26 @@
+/**
+ * The names of every event type, as plain strings. Kept apart from the zod schema so browser code
+ * (EventSource needs one listener per `event:` name) and the filter parser can use them without
+ * pulling zod in; event-types.ts checks at compile time that this list and the union agree.
+ */
+export const EVENT_TYPES = [
+  "server.state_changed",
+  "server.process_exited",
+  "server.health_checked",
+  "catalog.changed",
+  "catalog.problem",
+  "call.requested",
+  "call.approval_required",
+  "call.approved",
+  "call.denied",
+  "call.expired",
+  "call.started",
+  "call.succeeded",
+  "call.failed",
+  "call.cancelled",
+] as const;
+
+export type EventTypeName = (typeof EVENT_TYPES)[number];
+
+/** The SSE `event:` name of the marker a slow subscriber gets when its buffer overflowed. */
+export const GAP_EVENT = "gap";

@@ -1,0 +1,168 @@
+import { sql } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
+import { events } from "@/db/schema";
+import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
+import { EVENT_CHANNEL, EventRelay, type EventRelayOptions } from "./relay";
+
+export type EventListener = (event: RecordedEvent) => void;
+
+/** Ids seen recently, oldest evicted first (a Set iterates in insertion order). */
+class RecentIds {
+  private readonly ids = new Set<number>();
+  constructor(private readonly capacity: number) {}
+  has(id: number): boolean {
+    return this.ids.has(id);
+  }
+  add(id: number): void {
+    this.ids.add(id);
+    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as number);
+  }
+}
+
+/**
+ * One process's event bus: records (persist, then NOTIFY, then publish), fans out to subscribers,
+ * and — with a relay started — also publishes the events other processes record. Each event is
+ * published at most once per hub, whichever way it arrives. A process has one hub (see
+ * record-event.ts); tests create several to play several processes.
+ */
+export class EventHub {
+  private readonly listeners = new Set<EventListener>();
+  /** Far more than the relay's look-back window, so a re-read event is always recognised. */
+  private delivered = new RecentIds(20_000);
+  private maxDelivered = 0;
+  private relay: EventRelay | undefined;
+  private relayStarting: Promise<EventRelay> | undefined;
+  private relayHandle: DatabaseHandle | undefined;
+
+  /** Persists first (the id is the order), then announces, then publishes. */
+  async record(db: Queryable, params: { tenantId: string; event: SwitchboardEvent }): Promise<RecordedEvent> {
+    const event = eventSchema.parse(params.event);
+    const { type, ...data } = event;
+    const [row] = await db
+      .insert(events)
+      .values({
+        tenantId: params.tenantId,
+        type,
+        serverId: "serverId" in event ? event.serverId : null,
+        callId: "callId" in event ? event.callId : null,
+        data,
+      })
+      .returning({ id: events.id, createdAt: events.createdAt });
+    if (!row) throw new Error("The event was not recorded.");
+    const recorded: RecordedEvent = {
+      ...event,
+      id: row.id,
+      tenantId: params.tenantId,
+      createdAt: row.createdAt.toISOString(),
+    };
+    const inTransaction = db instanceof PgTransaction;
+    await this.announce(db, recorded, inTransaction);
+    // Inside a transaction the event is not visible (and may still roll back): publishing now would
+    // wake a waiter that then reads the old state. PostgreSQL delivers a NOTIFY sent in a
+    // transaction only at commit, so with a relay the event is published when that arrives.
+    // Without one (scripts, tests) there is nobody to hear it: publish now, as before.
+    if (!inTransaction || !this.relay) this.publish(recorded);
+    return recorded;
+  }
+
+  /** Every event published on this hub from now on. Returns the unsubscribe function. */
+  subscribe(listener: EventListener): () => void {
+    // Wrapped so that subscribing the same function twice gives two independent subscriptions.
+    const entry: EventListener = (event) => listener(event);
+    this.listeners.add(entry);
+    return () => {
+      this.listeners.delete(entry);
+    };
+  }
+
+  /**
+   * Publishes an event. One this process just recorded is always new; one the relay read may have
+   * been published already (its own NOTIFY coming back, a catch-up overlapping a notification):
+   * those are published once per id. Returns false when skipped.
+   */
+  publish(event: RecordedEvent, source: "local" | "relay" = "local"): boolean {
+    if (source === "relay" && this.delivered.has(event.id)) return false;
+    this.delivered.add(event.id);
+    if (event.id > this.maxDelivered) this.maxDelivered = event.id;
+    // A snapshot: a listener that subscribes while this event is delivered starts with the next.
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One broken subscriber must not cost the others (or the recorder) their events.
+        console.error("[switchboard] event subscriber failed", error);
+      }
+    }
+    return true;
+  }
+
+  hasPublished(id: number): boolean {
+    return this.delivered.has(id);
+  }
+
+  /** The highest id published here (0 before the first). */
+  get lastPublishedId(): number {
+    return this.maxDelivered;
+  }
+
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
+  /**
+   * Starts delivering the events of other processes that share this database (idempotent per
+   * handle; a new handle replaces the old relay). The relay stops when the handle is closed.
+   */
+  startRelay(handle: DatabaseHandle, options: EventRelayOptions = {}): Promise<EventRelay> {
+    if (this.relay?.handle === handle) return Promise.resolve(this.relay);
+    if (this.relayStarting) return this.relayStarting.then(() => this.startRelay(handle, options));
+    this.relayStarting = (async () => {
+      await this.relay?.stop();
+      this.relay = undefined;
+      // Ids are per database: what was published from another one (tests switch) says nothing here.
+      if (this.relayHandle !== handle) this.forgetPublished();
+      this.relayHandle = handle;
+      const relay = new EventRelay(this, handle, options);
+      await relay.start();
+      this.relay = relay;
+      stopWithHandle(handle, () => this.stopRelay(relay));
+      return relay;
+    })().finally(() => {
+      this.relayStarting = undefined;
+    });
+    return this.relayStarting;
+  }
+
+  async stopRelay(relay: EventRelay | undefined = this.relay): Promise<void> {
+    if (!relay) return;
+    if (this.relay === relay) this.relay = undefined;
+    await relay.stop();
+  }
+
+  private forgetPublished(): void {
+    this.delivered = new RecentIds(20_000);
+    this.maxDelivered = 0;
+  }
+
+  private async announce(db: Queryable, event: RecordedEvent, inTransaction: boolean): Promise<void> {
+    const payload = JSON.stringify({ id: event.id, tenantId: event.tenantId });
+    try {
+      await db.execute(sql`select pg_notify(${EVENT_CHANNEL}, ${payload})`);
+    } catch (error) {
+      // In a transaction the failure has aborted it: the caller must know. Outside one the event
+      // is stored; other processes' relays find it on their next sweep.
+      if (inTransaction) throw error;
+      console.error(`[switchboard] event ${event.id}: NOTIFY failed: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Closing a database stops its relay first, so no listener or timer outlives the connection. */
+function stopWithHandle(handle: DatabaseHandle, stop: () => Promise<void>): void {
+  const close = handle.close.bind(handle);
+  handle.close = async () => {
+    await stop().catch(() => {});
+    await close();
+  };
+}

@@ -1,0 +1,35 @@
+import type { Database } from "@/lib/db/client";
+import { getDatabase } from "@/lib/db/process-db";
+import { parseEventFilter } from "./filter";
+import { readEventsAfter } from "./history";
+import { startEventRelay, subscribeEvents } from "./record-event";
+import { createEventStream, parseLastEventId, SSE_HEADERS } from "./sse";
+
+/**
+ * GET /api/v1/events/stream for one authenticated workspace: validates the query before any byte
+ * is streamed (so a bad filter is a plain 400), makes sure this process hears other processes,
+ * and answers with the SSE stream, which ends when the request is aborted.
+ */
+export async function eventStreamResponse(params: {
+  req: Request;
+  db: Database;
+  tenantId: string;
+}): Promise<Response> {
+  const { req, db, tenantId } = params;
+  const filter = parseEventFilter(new URL(req.url).searchParams);
+  const lastEventId = parseLastEventId(req);
+  // The runtime starts the relay at boot; if that attempt failed, the first stream retries it.
+  await startEventRelay(await getDatabase()).catch((error: unknown) =>
+    console.error(`[switchboard] event relay not started: ${(error as Error).message}`),
+  );
+  const stream = createEventStream({
+    tenantId,
+    filter,
+    ...(lastEventId === undefined ? {} : { lastEventId }),
+    readAfter: (afterId, limit) => readEventsAfter(db, { tenantId, filter, afterId, limit }),
+    subscribe: subscribeEvents,
+    signal: req.signal,
+    onError: (error) => console.error(`[switchboard] event stream: ${(error as Error).message}`),
+  });
+  return new Response(stream, { headers: SSE_HEADERS });
+}
