@@ -4,6 +4,9 @@
  * pulling zod in; event-types.ts checks at compile time that this list and the union agree.
  */
 export const EVENT_TYPES = [
+  "server.registered",
+  "server.updated",
+  "server.deleted",
   "server.state_changed",
   "server.process_exited",
   "server.health_checked",

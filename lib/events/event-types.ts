@@ -69,6 +69,10 @@ export const eventSchema = z.discriminatedUnion("type", [
     to: connectionState,
     error: z.string().optional(),
   }),
+  // Configuration changes: every process's runtime follows them (its pool connects or drops the server).
+  z.object({ type: z.literal("server.registered"), ...serverRef }),
+  z.object({ type: z.literal("server.updated"), ...serverRef }),
+  z.object({ type: z.literal("server.deleted"), ...serverRef }),
   z.object({
     type: z.literal("server.process_exited"),
     ...serverRef,

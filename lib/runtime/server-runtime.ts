@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isForeignKeyViolation } from "@/lib/db/errors";
-import { recordEvent } from "@/lib/events/record-event";
+import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { saveCatalog } from "@/lib/mcp/catalog-store";
 import { createValueResolver } from "@/lib/mcp/connection-config";
 import { discoverCatalog } from "@/lib/mcp/discovery";
@@ -11,7 +11,6 @@ import type { PoolEvent } from "@/lib/mcp/pool-events";
 import { assertEgressAllowed } from "@/lib/policy/egress";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { readSecretValue } from "@/lib/secrets/secrets";
-import { onServerChange } from "@/lib/servers/server-changes";
 import packageJson from "@/package.json";
 
 /**
@@ -40,13 +39,18 @@ export class ServerRuntime {
     });
   }
 
-  /** Loads every registered server (enabled ones connect in the background) and follows changes. */
+  /**
+   * Loads every registered server (enabled ones connect in the background) and follows the
+   * registry's events — from this process and, through the relay, from every other one.
+   */
   async start(): Promise<void> {
-    this.unsubscribe = onServerChange((change) =>
-      this.enqueue(change.serverId, () =>
-        change.kind === "deleted" ? this.pool.remove(change.serverId) : this.sync(change.serverId),
-      ),
-    );
+    this.unsubscribe = subscribeEvents((event) => {
+      if (event.type === "server.registered" || event.type === "server.updated") {
+        this.enqueue(event.serverId, () => this.sync(event.serverId));
+      } else if (event.type === "server.deleted") {
+        this.enqueue(event.serverId, () => this.pool.remove(event.serverId));
+      }
+    });
     const rows = await this.db.select().from(mcpServers);
     await Promise.all(rows.map((row) => this.pool.upsert(row)));
   }

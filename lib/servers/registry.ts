@@ -3,11 +3,11 @@ import { type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/d
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { recordEvent } from "@/lib/events/record-event";
 import { findSetSecretNames } from "@/lib/secrets/secrets";
 import { parseOrThrow } from "@/lib/validation";
 import { type ServerConfig, serverConfigSchema, serverPatchSchema } from "./config-schema";
 import { assertRegistrationEgress } from "./registration-egress";
-import { announceServerChange } from "./server-changes";
 import { type ServerDto, secretNamesOf, toServerDto } from "./server-dto";
 
 type TenantScope = { tenantId: string };
@@ -52,7 +52,10 @@ export async function registerServer(
     .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
     .returning({ id: mcpServers.id, name: mcpServers.name });
   if (!row) throw nameTaken(config.name);
-  announceServerChange({ tenantId: params.tenantId, serverId: row.id, kind: "upserted" });
+  await recordEvent(db, {
+    tenantId: params.tenantId,
+    event: { type: "server.registered", serverId: row.id, serverName: row.name },
+  });
   return getServer(db, { tenantId: params.tenantId, name: row.name });
 }
 
@@ -77,7 +80,10 @@ export async function updateServer(
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
-  announceServerChange({ tenantId: params.tenantId, serverId: current.id, kind: "upserted" });
+  await recordEvent(db, {
+    tenantId: params.tenantId,
+    event: { type: "server.updated", serverId: current.id, serverName: config.name },
+  });
   return getServer(db, { tenantId: params.tenantId, name: config.name });
 }
 
@@ -88,7 +94,10 @@ export async function deleteServer(db: Database, params: TenantScope & { name: s
     .returning({ id: mcpServers.id });
   const [row] = deleted;
   if (!row) throw serverNotFound(params.name);
-  announceServerChange({ tenantId: params.tenantId, serverId: row.id, kind: "deleted" });
+  await recordEvent(db, {
+    tenantId: params.tenantId,
+    event: { type: "server.deleted", serverId: row.id, serverName: params.name },
+  });
 }
 
 export async function getServerRowOrThrow(
