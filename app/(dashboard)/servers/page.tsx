@@ -1,5 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { ExportMenu } from "@/components/servers/export-menu";
+import { ImportDialog } from "@/components/servers/import-dialog";
 import { serverKeys } from "@/components/servers/server-queries";
 import { ServersTable } from "@/components/servers/servers-table";
 import { ButtonLink } from "@/components/ui/button";
@@ -21,11 +23,21 @@ export default async function ServersPage() {
       <PageHeader
         title="Servers"
         description="The MCP servers your agents may reach through Switchboard."
-        actions={canManage ? <ButtonLink href="/servers/new">Add server</ButtonLink> : undefined}
+        actions={
+          canManage ? (
+            <>
+              <ImportDialog />
+              <ButtonLink href="/servers/new">Add server</ButtonLink>
+            </>
+          ) : undefined
+        }
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
         <ServersTable canManage={canManage} />
       </HydrationBoundary>
+      <div className="mt-6 flex justify-end">
+        <ExportMenu />
+      </div>
     </>
   );
 }

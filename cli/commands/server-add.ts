@@ -1,0 +1,135 @@
+import { type Command, Option } from "commander";
+import type { ServerDto, ValueView } from "../../lib/servers/server-dto";
+import { collectPairs, contextOf, withJsonOption } from "../context";
+import { usageError } from "../errors";
+import { print, printJson } from "../output";
+
+/**
+ * `servers add`: a registration body from flags. References are spelled by the flag
+ * (`--env-secret`, `--env-from`), never guessed from a value, so a literal is always a literal.
+ */
+export function registerServerAdd(servers: Command): void {
+  withJsonOption(
+    servers
+      .command("add")
+      .description("register a server: a command after --, or --url")
+      .argument("<name>", "server name: lowercase letters, digits and dashes")
+      .argument("[command...]", "stdio: the command and its arguments, after --")
+      .option("--url <url>", "HTTP: the server's URL")
+      .addOption(
+        new Option("--transport <transport>", "HTTP transport")
+          .choices(["streamable-http", "sse"])
+          .default("streamable-http"),
+      )
+      .option("-e, --env <NAME=VALUE>", "environment variable (repeatable)", collectPairs)
+      .option(
+        "--env-secret <NAME=SECRET>",
+        "environment variable from a stored secret (repeatable)",
+        collectPairs,
+      )
+      .option(
+        "--env-from <NAME=VAR>",
+        "environment variable from Switchboard's own environment (repeatable)",
+        collectPairs,
+      )
+      .option("--header <NAME=VALUE>", "HTTP header (repeatable)", collectPairs)
+      .option("--header-secret <NAME=SECRET>", "HTTP header from a stored secret (repeatable)", collectPairs)
+      .option("--bearer-secret <SECRET>", "HTTP: Authorization: Bearer from a stored secret")
+      .option("--cwd <dir>", "stdio: working directory")
+      .option("--display-name <text>", "name shown in the dashboard")
+      .option("--description <text>", "what the server is for")
+      .option("--disabled", "register it without connecting")
+      .option(
+        "--config <json>",
+        "the whole registration body as JSON (see API.md); other options are merged over it",
+      ),
+  ).action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
+    const { client, json } = contextOf(command);
+    const body = buildRegistration(name, commandLine, options);
+    const { server } = await client.post<{ server: ServerDto }>("/api/v1/servers", body);
+    if (json) return printJson(server);
+    print(`Registered ${server.name} (${server.transport}): ${server.target}`);
+    const unset = [
+      ...Object.values(server.env),
+      ...Object.values(server.headers),
+      server.auth.credential,
+    ].filter(
+      (v): v is Extract<ValueView, { secret: string }> => typeof v === "object" && "secret" in v && !v.isSet,
+    );
+    for (const ref of unset)
+      print(`Secret ${ref.secret} is not set yet: switchboard secrets set ${ref.secret}`);
+  });
+}
+
+type Pairs = Array<[string, string]>;
+type AddOptions = {
+  url?: string;
+  transport: string;
+  env?: Pairs;
+  envSecret?: Pairs;
+  envFrom?: Pairs;
+  header?: Pairs;
+  headerSecret?: Pairs;
+  bearerSecret?: string;
+  cwd?: string;
+  displayName?: string;
+  description?: string;
+  disabled?: boolean;
+  config?: string;
+};
+
+function buildRegistration(
+  name: string,
+  commandLine: string[],
+  options: AddOptions,
+): Record<string, unknown> {
+  const base = options.config ? parseConfigOption(options.config) : {};
+  const [executable, ...args] = commandLine;
+  if (executable && options.url) throw usageError("Give either a command (after --) or --url, not both.");
+  const values = (literal?: Pairs, secret?: Pairs, fromEnv?: Pairs) =>
+    Object.fromEntries([
+      ...(literal ?? []),
+      ...(secret ?? []).map(([k, v]) => [k, { secret: v }]),
+      ...(fromEnv ?? []).map(([k, v]) => [k, { fromEnv: v }]),
+    ]);
+  const common = {
+    ...base,
+    name,
+    ...(options.displayName ? { displayName: options.displayName } : {}),
+    ...(options.description ? { description: options.description } : {}),
+    ...(options.disabled ? { enabled: false } : {}),
+  };
+  if (executable) {
+    return {
+      ...common,
+      transport: "stdio",
+      command: executable,
+      args,
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      env: { ...(base.env as object), ...values(options.env, options.envSecret, options.envFrom) },
+    };
+  }
+  if (options.url || base.url) {
+    return {
+      ...common,
+      transport: base.transport && !options.url ? base.transport : options.transport,
+      ...(options.url ? { url: options.url } : {}),
+      headers: { ...(base.headers as object), ...values(options.header, options.headerSecret) },
+      ...(options.bearerSecret
+        ? { auth: { type: "bearer", credential: { secret: options.bearerSecret } } }
+        : {}),
+    };
+  }
+  if (options.config) return common;
+  throw usageError("Say how to reach the server: a command after -- (stdio), or --url (HTTP).");
+}
+
+function parseConfigOption(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw usageError('--config must be a JSON object, e.g. \'{"transport":"stdio","command":"node"}\'.');
+}

@@ -1,0 +1,132 @@
+import type { Command } from "commander";
+import type { ToolDto } from "../../lib/mcp/catalog-store";
+import type { HealthResult } from "../../lib/mcp/pool-events";
+import type { getServerDiagnostics } from "../../lib/servers/server-operations";
+import { segment } from "../api-client";
+import { contextOf, withJsonOption } from "../context";
+import { CliError } from "../errors";
+import { formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
+import { withSpinner } from "../spinner";
+
+type Diagnostics = Awaited<ReturnType<typeof getServerDiagnostics>>;
+type RefreshResult = {
+  changed: boolean;
+  hash: string;
+  diff: Record<string, { added: string[]; removed: string[]; changed: string[] }>;
+  problems: string[];
+};
+
+const serverPath = (name: string, part: string) => `/api/v1/servers/${segment(name)}${part}`;
+
+/** The live side of a server: probe, reconnect, re-discover, and what it offers and why it fails. */
+export function registerServerInspection(servers: Command): void {
+  withJsonOption(servers.command("health").description("probe a server now (ping, or tools/list)"))
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const result = await withSpinner(`Checking ${name}…`, () =>
+        client.post<HealthResult>(serverPath(name, "/health-check")),
+      );
+      if (json) return printJson(result);
+      if (!result.ok) throw new CliError(`${name} is unhealthy: ${result.error ?? "no answer"}.`);
+      print(
+        `${colors.green("healthy")}  ${name} answered ${result.probe ?? "ping"} in ${result.latencyMs} ms.`,
+      );
+    });
+
+  withJsonOption(servers.command("reconnect").description("drop the connection and open it again"))
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const result = await withSpinner(`Reconnecting ${name}…`, () =>
+        client.post<{ state: string }>(serverPath(name, "/reconnect"), {}, { timeoutMs: 120_000 }),
+      );
+      if (json) return printJson(result);
+      print(`${name}: ${statusColor(result.state, colors)}`);
+    });
+
+  withJsonOption(
+    servers.command("refresh").description("list the server's tools, resources and prompts again"),
+  )
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json } = contextOf(command);
+      const result = await withSpinner(`Refreshing the catalog of ${name}…`, () =>
+        client.post<RefreshResult>(serverPath(name, "/refresh"), {}, { timeoutMs: 120_000 }),
+      );
+      if (json) return printJson(result);
+      print(result.changed ? `The catalog of ${name} changed:` : `The catalog of ${name} is unchanged.`);
+      for (const [kind, diff] of Object.entries(result.diff ?? {})) {
+        for (const [change, names] of Object.entries(diff)) {
+          if (names.length > 0) print(`  ${kind} ${change}: ${names.join(", ")}`);
+        }
+      }
+      for (const problem of result.problems ?? []) print(`  problem: ${problem}`);
+    });
+
+  withJsonOption(servers.command("tools").description("list the tools a server offers"))
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const { tools } = await client.get<{ tools: ToolDto[] }>(serverPath(name, "/tools"));
+      if (json) return printJson(tools);
+      if (tools.length === 0)
+        return print(
+          `${name} has no tools (yet): is it connected? Try switchboard servers diagnostics ${name}.`,
+        );
+      print(
+        renderTable(
+          tools,
+          [
+            { header: "Tool", value: (t) => t.name },
+            { header: "Gateway name", value: (t) => t.gatewayName },
+            { header: "Effect", value: (t) => t.effect ?? "unclassified" },
+            { header: "Description", value: (t) => t.title ?? t.description ?? "", max: 60 },
+          ],
+          colors,
+        ),
+      );
+    });
+
+  withJsonOption(
+    servers.command("diagnostics").description("state, last error, exit, stderr tail and health history"),
+  )
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const result = await client.get<Diagnostics>(serverPath(name, "/diagnostics"));
+      if (json) return printJson(result);
+      const exit = result.exit ? `code ${result.exit.code ?? "—"}, signal ${result.exit.signal ?? "—"}` : "";
+      print(
+        renderFields(
+          [
+            ["Server", result.server],
+            ["State", statusColor(result.state, colors)],
+            [
+              "Last error",
+              result.lastError ? `${result.lastError.message} (${formatTime(result.lastError.at)})` : "",
+            ],
+            ["Exit", exit],
+          ],
+          colors,
+        ),
+      );
+      if (result.stderrTail.trim())
+        print(`\n${colors.bold("Stderr (tail)")}\n${result.stderrTail.trimEnd()}`);
+      if (result.healthHistory.length > 0) {
+        print(`\n${colors.bold("Health checks")}`);
+        print(
+          renderTable(
+            result.healthHistory.slice(0, 10),
+            [
+              { header: "Checked", value: (h) => formatTime(h.checkedAt) },
+              { header: "OK", value: (h) => (h.ok ? "yes" : "no") },
+              { header: "Latency", value: (h) => (h.latencyMs === null ? "—" : `${h.latencyMs} ms`) },
+              { header: "Error", value: (h) => h.error ?? "" },
+            ],
+            colors,
+          ),
+        );
+      }
+    });
+}

@@ -1,0 +1,143 @@
+import type { Command } from "commander";
+import type { ServerDto, ValueView } from "../../lib/servers/server-dto";
+import { segment } from "../api-client";
+import { contextOf, withJsonOption } from "../context";
+import { usageError } from "../errors";
+import { type Colors, formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
+import { confirm } from "../prompt";
+import { registerServerAdd } from "./server-add";
+import { registerServerInspection } from "./server-inspection";
+
+const serverPath = (name: string, part = "") => `/api/v1/servers/${segment(name)}${part}`;
+
+export function registerServers(program: Command): void {
+  const servers = program
+    .command("servers")
+    .description("register, inspect and operate MCP servers")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  $ switchboard servers list
+  $ switchboard servers add github --env-secret GITHUB_TOKEN=github-token -- npx -y @modelcontextprotocol/server-github
+  $ switchboard servers add docs --url https://mcp.example.com/mcp --bearer-secret docs-token
+  $ switchboard servers diagnostics github`,
+    );
+
+  withJsonOption(
+    servers.command("list").description("list the workspace's servers with their status"),
+  ).action(async (_options, command: Command) => {
+    const { client, json, colors } = contextOf(command);
+    const { servers: rows } = await client.get<{ servers: ServerDto[] }>("/api/v1/servers");
+    if (json) return printJson(rows);
+    if (rows.length === 0)
+      return print("No servers yet. Add one with `switchboard servers add` or `switchboard import`.");
+    print(
+      renderTable(
+        rows,
+        [
+          { header: "Name", value: (s) => s.name },
+          { header: "Transport", value: (s) => s.transport },
+          { header: "Status", value: (s) => s.status, style: (text) => statusColor(text, colors) },
+          { header: "Target", value: (s) => s.target, max: 70 },
+        ],
+        colors,
+      ),
+    );
+  });
+
+  withJsonOption(servers.command("show").description("show one server's configuration and status"))
+    .argument("<name>", "server name")
+    .action(async (name: string, _options, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const { server } = await client.get<{ server: ServerDto }>(serverPath(name));
+      if (json) return printJson(server);
+      print(renderFields(describeServer(server, colors), colors));
+    });
+
+  registerServerAdd(servers);
+
+  servers
+    .command("remove")
+    .description("delete a server (its configuration and catalog; secrets are kept)")
+    .argument("<name>", "server name")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (name: string, options: { yes?: boolean }, command: Command) => {
+      const { client } = contextOf(command);
+      if (!options.yes) {
+        if (!process.stdin.isTTY)
+          throw usageError(`Pass --yes to remove "${name}" without a terminal to confirm on.`);
+        if (!(await confirm(`Remove the server "${name}"? Agents lose its tools.`)))
+          return print("Nothing removed.");
+      }
+      await client.delete(serverPath(name));
+      print(`Removed ${name}.`);
+    });
+
+  for (const [verb, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
+    withJsonOption(
+      servers
+        .command(verb)
+        .description(
+          enabled
+            ? "enable a server (Switchboard connects to it)"
+            : "disable a server (its process is stopped)",
+        ),
+    )
+      .argument("<name>", "server name")
+      .action(async (name: string, _options, command: Command) => {
+        const { client, json } = contextOf(command);
+        const { server } = await client.patch<{ server: ServerDto }>(serverPath(name), { enabled });
+        if (json) return printJson(server);
+        print(`${server.name} is ${enabled ? "enabled" : "disabled"}.`);
+      });
+  }
+
+  registerServerInspection(servers);
+}
+
+function describeValue(value: ValueView): string {
+  if (typeof value === "string") return value;
+  const set = value.isSet ? "set" : "not set";
+  return "secret" in value ? `secret ${value.secret} (${set})` : `env ${value.fromEnv} (${set})`;
+}
+
+function describeServer(server: ServerDto, colors: Colors): Array<[string, string | string[]]> {
+  const pairs = (record: Record<string, ValueView>) =>
+    Object.entries(record).map(([key, value]) => `${key}=${describeValue(value)}`);
+  const connection: Array<[string, string | string[]]> =
+    server.transport === "stdio"
+      ? [
+          ["Command", [server.command ?? "", ...server.args].join(" ")],
+          ["Working dir", server.cwd ?? ""],
+          ["Env", pairs(server.env)],
+        ]
+      : [
+          ["URL", server.url ?? ""],
+          ["Headers", pairs(server.headers)],
+          [
+            "Auth",
+            server.auth.credential
+              ? `${server.auth.type}${server.auth.headerName ? ` (${server.auth.headerName})` : ""}: ${describeValue(server.auth.credential)}`
+              : server.auth.type,
+          ],
+        ];
+  return [
+    ["Name", server.name],
+    ["Display name", server.displayName ?? ""],
+    ["Description", server.description ?? ""],
+    ["Transport", server.transport],
+    ["Enabled", server.enabled ? "yes" : "no"],
+    ["Status", statusColor(server.status, colors)],
+    ["Last error", server.lastError ?? ""],
+    ...connection,
+    [
+      "Timeouts",
+      `connect ${server.connectTimeoutMs} ms · call ${server.callTimeoutMs} ms · health every ${server.healthIntervalSeconds} s`,
+    ],
+    ["Updated", formatTime(server.updatedAt)],
+  ];
+}

@@ -1,0 +1,96 @@
+import { Argument, type Command, Option } from "commander";
+import { type ApiClient, segment } from "../api-client";
+import { contextOf, withJsonOption } from "../context";
+import { CliError } from "../errors";
+import { print, printJson, renderTable } from "../output";
+import type { EffectClass, ToolWire } from "../wire-types";
+
+const effects = ["read", "write", "external-write", "destructive", "unclassified"] as const;
+
+/** The catalog across servers and how each tool is governed (GET/PATCH /api/v1/tools). */
+export function registerTools(program: Command): void {
+  const tools = program.command("tools").description("the tools of all servers, and their effect classes");
+
+  withJsonOption(tools.command("list").description("list tools across servers with their enforced effect"))
+    .option("--server <name>", "only this server's tools")
+    .option("-q, --search <text>", "only tools whose name or description contains this")
+    .action(async (options: { server?: string; search?: string }, command: Command) => {
+      const { client, json, colors } = contextOf(command);
+      const rows = (await listTools(client, options.search)).filter(
+        (tool) => !options.server || tool.serverName === options.server,
+      );
+      if (json) return printJson(rows);
+      if (rows.length === 0) return print("No tools found.");
+      print(
+        renderTable(
+          rows,
+          [
+            { header: "Tool", value: (t) => t.gatewayName },
+            {
+              header: "Effect",
+              value: (t) => `${enforcedEffect(t)}${t.effect === null ? " (unclassified)" : ""}`,
+              style: (text, t) => (enforcedEffect(t) === "read" ? colors.green(text) : colors.yellow(text)),
+            },
+            { header: "Approval", value: (t) => t.approvalRule ?? "" },
+            { header: "Enabled", value: (t) => (t.enabled === false ? "no" : "yes") },
+            { header: "Description", value: (t) => t.title ?? t.description ?? "", max: 50 },
+          ],
+          colors,
+        ),
+      );
+    });
+
+  withJsonOption(
+    tools
+      .command("classify")
+      .description("set a tool's effect class (what policy and approvals act on)")
+      .argument("<tool>", "gateway name (server__tool) or id")
+      .addArgument(
+        new Argument("<effect>", "the effect class; unclassified = enforced as external-write").choices(
+          effects,
+        ),
+      )
+      .addOption(
+        new Option("--approval <rule>", "when calls need approval").choices(["by-effect", "always", "never"]),
+      )
+      .option("--enable", "allow calls to the tool")
+      .option("--disable", "refuse calls to the tool"),
+  ).action(
+    async (name: string, effect: (typeof effects)[number], options: ClassifyOptions, command: Command) => {
+      const { client, json } = contextOf(command);
+      const tool = await findTool(client, name);
+      const patch = {
+        effect: effect === "unclassified" ? null : effect,
+        ...(options.approval ? { approvalRule: options.approval } : {}),
+        ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
+      };
+      const body = await client.patch<{ tool?: ToolWire } & ToolWire>(
+        `/api/v1/tools/${segment(tool.id)}`,
+        patch,
+      );
+      const updated = body.tool ?? body;
+      if (json) return printJson(updated);
+      print(
+        `${updated.gatewayName ?? tool.gatewayName}: effect ${effect}${options.approval ? `, approval ${options.approval}` : ""}.`,
+      );
+    },
+  );
+}
+
+type ClassifyOptions = { approval?: string; enable?: boolean; disable?: boolean };
+
+export async function listTools(client: ApiClient, search?: string): Promise<ToolWire[]> {
+  const body = await client.get<{ tools: ToolWire[] }>("/api/v1/tools", { q: search });
+  return body.tools;
+}
+
+/** A tool by gateway name or id; the PATCH route takes the id. */
+async function findTool(client: ApiClient, name: string): Promise<ToolWire> {
+  const tools = await listTools(client);
+  const tool = tools.find((t) => t.id === name || t.gatewayName === name);
+  if (!tool) throw new CliError(`There is no tool "${name}". See switchboard tools list.`);
+  return tool;
+}
+
+const enforcedEffect = (tool: ToolWire): EffectClass =>
+  tool.enforcedEffect ?? tool.effect ?? "external-write";

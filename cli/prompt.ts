@@ -1,0 +1,64 @@
+import readline from "node:readline/promises";
+import { CliError } from "./errors";
+
+/** A yes/no question on the terminal; anything but y/yes is no. */
+export async function confirm(question: string): Promise<boolean> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Reads a secret: hidden on a terminal (nothing echoed), or the first line of piped input, so
+ * `echo "$KEY" | switchboard login` works in scripts.
+ */
+export async function readSecret(question: string): Promise<string> {
+  if (!process.stdin.isTTY) return readFirstLine();
+  process.stderr.write(question);
+  process.stdin.setRawMode(true);
+  process.stdin.resume();
+  let value = "";
+  try {
+    return await new Promise<string>((resolve, reject) => {
+      const onData = (chunk: Buffer) => {
+        for (const char of chunk.toString("utf8")) {
+          if (char === "\r" || char === "\n") {
+            process.stdin.off("data", onData);
+            return resolve(value);
+          }
+          if (char === "\u0003") {
+            process.stdin.off("data", onData);
+            return reject(new CliError("Cancelled."));
+          }
+          if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
+          else if (char >= " ") value += char;
+        }
+      };
+      process.stdin.on("data", onData);
+    });
+  } finally {
+    process.stdin.setRawMode(false);
+    process.stdin.pause();
+    process.stderr.write("\n");
+  }
+}
+
+async function readFirstLine(): Promise<string> {
+  const rl = readline.createInterface({ input: process.stdin });
+  try {
+    for await (const line of rl) return line.trim();
+    return "";
+  } finally {
+    rl.close();
+  }
+}
+
+/** All of stdin, for `switchboard import -`. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

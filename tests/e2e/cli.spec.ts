@@ -1,0 +1,410 @@
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { e2eServerLog } from "../../playwright.config";
+import { BackgroundCli, cliEnv, makeConfigHome, runCli } from "./cli-runner";
+import { expect, test } from "./fixtures";
+
+/*
+ * The real `switchboard` binary against the real e2e server (next start). Each test runs the CLI
+ * as a child process and checks what a person or a script sees: output, files and exit codes.
+ * Each test registers servers of its own (copies of the local-tools demo), so classifying their
+ * tools never changes what other specs see.
+ */
+
+const root = process.cwd();
+const localTools = path.join(root, "demo-servers", "local-tools.ts");
+const CANARY = `canary-cli-${Date.now()}-do-not-leak`;
+
+/** A client-side placeholder such as ${VAR}, written without tripping the template-string lint. */
+const ref = (inner: string) => `\${${inner}}`;
+
+let configHome: string;
+let env: NodeJS.ProcessEnv;
+const cli = (args: string[], options: Parameters<typeof runCli>[2] = {}) =>
+  runCli(args, options.env ? cliEnvWith(options.env) : env, options);
+const cliEnvWith = (extra: Record<string, string | undefined>) => {
+  const merged: Record<string, string | undefined> = { ...env, ...extra };
+  for (const [name, value] of Object.entries(merged)) if (value === undefined) delete merged[name];
+  return merged as NodeJS.ProcessEnv;
+};
+
+test.beforeEach(({ baseURL }) => {
+  configHome = makeConfigHome();
+  env = cliEnv(baseURL as string, configHome);
+});
+
+test.describe("switchboard CLI: help and failures", () => {
+  test("--help documents the commands and the exit codes", async () => {
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    for (const command of [
+      "servers",
+      "tools",
+      "call",
+      "calls",
+      "approvals",
+      "events",
+      "principals",
+      "import",
+      "export",
+    ]) {
+      expect(help.stdout).toMatch(new RegExp(`\\n  ${command}\\b`));
+    }
+    expect(help.stdout).toContain("4  unreachable");
+    const servers = await cli(["servers", "--help"]);
+    expect(servers.stdout).toMatch(/list[\s\S]*show[\s\S]*add[\s\S]*remove[\s\S]*diagnostics/);
+    expect((await cli(["servers", "frobnicate"])).code).toBe(2);
+    expect((await cli(["export", "--format", "notepad"])).code).toBe(2);
+  });
+
+  test("a wrong key exits 3 with the server's message, on one line", async () => {
+    const result = await cli(["servers", "list"], {
+      env: { SWITCHBOARD_API_KEY: "sb_wrong-key-0000000000000000" },
+    });
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr.trim().split("\n")).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: .*key/i);
+  });
+
+  test("no key at all exits 3 and says how to give one", async () => {
+    const result = await cli(["servers", "list"], { env: { SWITCHBOARD_API_KEY: undefined } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain("switchboard login");
+  });
+
+  test("an unreachable Switchboard exits 4 and prints the URL it tried", async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const result = await cli(["servers", "list", "--url", url]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`Could not reach Switchboard at ${url}`);
+  });
+
+  test("login checks the key, saves URL and key with mode 0600, and later commands use them", async ({
+    baseURL,
+  }) => {
+    const withoutEnv = { SWITCHBOARD_URL: undefined, SWITCHBOARD_API_KEY: undefined };
+    const url = baseURL as string;
+    const refused = await cli(["login", "--url", url], {
+      env: withoutEnv,
+      input: "sb_not-a-real-key-000000000\n",
+    });
+    expect(refused.code).toBe(3);
+    const file = path.join(configHome, "switchboard", "config.json");
+    expect(fs.existsSync(file)).toBe(false);
+
+    const key = env.SWITCHBOARD_API_KEY as string;
+    const login = await cli(["login", "--url", url], { env: withoutEnv, input: `${key}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ url, apiKey: key });
+
+    const list = await cli(["servers", "list"], { env: withoutEnv });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+TRANSPORT\s+STATUS\s+TARGET/);
+    expect(list.stdout).toContain("local-tools");
+  });
+});
+
+test.describe("switchboard CLI: servers", () => {
+  test("add a server, see it listed and its tools discovered, then remove it", async () => {
+    const add = await cli([
+      "servers",
+      "add",
+      "cli-tools",
+      "--display-name",
+      "CLI tools",
+      "--",
+      "node",
+      "--import",
+      "tsx",
+      localTools,
+    ]);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("Registered cli-tools (stdio)");
+
+    const list = await cli(["servers", "list"]);
+    expect(list.stdout).toMatch(/cli-tools\s+stdio/);
+    const shown = JSON.parse((await cli(["servers", "show", "cli-tools", "--json"])).stdout);
+    expect(shown).toMatchObject({ name: "cli-tools", displayName: "CLI tools", command: "node" });
+
+    // Discovery runs in the background: the catalog appears once the server has connected.
+    await expect
+      .poll(async () => (await cli(["servers", "tools", "cli-tools"])).stdout, { timeout: 30_000 })
+      .toMatch(/echo\s+cli-tools__echo\s+unclassified/);
+    const tools = JSON.parse((await cli(["servers", "tools", "cli-tools", "--json"])).stdout);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(["current_time", "echo", "word_count"]);
+    const listed = await cli(["tools", "list", "--server", "cli-tools"]);
+    expect(listed.stdout).toMatch(/cli-tools__word_count\s+external-write \(unclassified\)/);
+    const diagnostics = await cli(["servers", "diagnostics", "cli-tools"]);
+    expect(diagnostics.stdout).toMatch(/State\s+ready/);
+
+    const unconfirmed = await cli(["servers", "remove", "cli-tools"]);
+    expect(unconfirmed.code).toBe(2);
+    expect(unconfirmed.stderr).toContain("--yes");
+    expect((await cli(["servers", "remove", "cli-tools", "--yes"])).code).toBe(0);
+    expect((await cli(["servers", "list"])).stdout).not.toContain("cli-tools");
+    const gone = await cli(["servers", "show", "cli-tools"]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('There is no server named "cli-tools"');
+  });
+});
+
+test.describe("switchboard CLI: import and export", () => {
+  test("import moves credentials into secrets; a dry run writes nothing; importing again changes nothing", async () => {
+    const file = writeConfig("claude-code.json", {
+      mcpServers: {
+        "CLI Imported": {
+          type: "stdio",
+          command: "node",
+          args: ["--import", "tsx", localTools],
+          env: { API_TOKEN: CANARY, LOG_LEVEL: "info" },
+        },
+        "cli-remote": {
+          type: "http",
+          url: "http://127.0.0.1:9/mcp",
+          headers: { Authorization: `Bearer ${CANARY}-bearer` },
+          disabled: true,
+        },
+      },
+    });
+
+    const dry = await cli(["import", file, "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/CLI Imported\s+cli-imported\s+would create\s+cli-imported-api-token/);
+    expect(dry.stdout).toMatch(/cli-remote\s+cli-remote\s+would create\s+cli-remote-authorization/);
+    expect(dry.stdout).toContain("Dry run (nothing written)");
+    expect((await cli(["servers", "list"])).stdout).not.toContain("cli-imported");
+
+    const applied = await cli(["import", file]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toMatch(/cli-imported\s+created/);
+    const imported = JSON.parse((await cli(["servers", "show", "cli-imported", "--json"])).stdout);
+    expect(imported).toMatchObject({
+      displayName: "CLI Imported",
+      env: { API_TOKEN: { secret: "cli-imported-api-token", isSet: true }, LOG_LEVEL: "info" },
+    });
+    const remote = JSON.parse((await cli(["servers", "show", "cli-remote", "--json"])).stdout);
+    expect(remote).toMatchObject({
+      enabled: false,
+      auth: { type: "bearer", credential: { secret: "cli-remote-authorization", isSet: true } },
+    });
+    const secrets = await cli(["secrets", "list"]);
+    expect(secrets.stdout).toContain("cli-imported-api-token");
+
+    const again = JSON.parse((await cli(["import", file, "--json"])).stdout);
+    expect(again.summary).toEqual({ create: 0, update: 0, unchanged: 2, error: 0 });
+
+    // The imported server really runs, with its secret resolved at connect time.
+    await expect
+      .poll(async () => (await cli(["servers", "show", "cli-imported", "--json"])).stdout, {
+        timeout: 30_000,
+      })
+      .toContain('"status": "ready"');
+
+    for (const output of [dry, applied, secrets]) expect(output.stdout + output.stderr).not.toContain(CANARY);
+    expect(JSON.stringify(again)).not.toContain(CANARY);
+    expect(fs.readFileSync(e2eServerLog, "utf8")).not.toContain(CANARY);
+    for (const name of ["cli-imported", "cli-remote"]) await cli(["servers", "remove", name, "--yes"]);
+  });
+
+  test("bad files: not JSON (line and column), missing, or entries without a command or url", async () => {
+    const broken = writeConfig(
+      "broken.json",
+      '{\n  "mcpServers": {\n    "a": {"command": "node"}\n    "b": {}\n  }\n}',
+    );
+    const notJson = await cli(["import", broken]);
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toContain("not valid JSON: line 4, column 5");
+
+    const missing = await cli(["import", path.join(configHome, "nope.json")]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/Cannot read .*nope\.json: no such file/);
+
+    const partial = writeConfig("partial.json", {
+      mcpServers: { "cli-empty": {}, "cli-ok": { command: "node", args: ["x.js"] } },
+    });
+    const result = await cli(["import", partial, "--dry-run"]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("cli-empty: The entry has neither a command (stdio) nor a url (HTTP).");
+    expect(result.stdout).toMatch(/cli-ok\s+cli-ok\s+would create/);
+    expect(result.stderr).toContain("1 of 2 entries could not be imported");
+  });
+
+  test("export prints a client configuration for the gateway, and Claude Code permissions", async ({
+    baseURL,
+  }) => {
+    await addDemoServer("cli-export");
+    expect((await cli(["tools", "classify", "cli-export__echo", "read"])).code).toBe(0);
+    expect((await cli(["tools", "classify", "cli-export__word_count", "destructive"])).code).toBe(0);
+
+    const code = await cli(["export", "--format", "claude-code"]);
+    expect(code.code, code.stderr).toBe(0);
+    const config = JSON.parse(code.stdout);
+    expect(config.mcpServers.switchboard).toEqual({
+      type: "http",
+      url: `${baseURL}/mcp`,
+      headers: { Authorization: `Bearer ${ref("SWITCHBOARD_API_KEY")}` },
+    });
+    expect(code.stdout).not.toContain(env.SWITCHBOARD_API_KEY as string);
+
+    // read → allowed; destructive and unclassified (enforced as external-write) → Claude Code asks.
+    const { permissions } = JSON.parse(
+      (await cli(["export", "--format", "claude-code", "--permissions"])).stdout,
+    );
+    expect(permissions.allow).toContain("mcp__switchboard__cli-export__echo");
+    expect(permissions.ask).toContain("mcp__switchboard__cli-export__word_count");
+    expect(permissions.ask).toContain("mcp__switchboard__cli-export__current_time");
+    expect(permissions.allow).not.toContain("mcp__switchboard__cli-export__word_count");
+
+    const out = path.join(configHome, "mcp.json");
+    expect((await cli(["export", "--format", "vscode", "-o", out])).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(out, "utf8")).inputs[0]).toMatchObject({
+      id: "switchboard-api-key",
+      password: true,
+    });
+
+    const whole = JSON.parse((await cli(["export", "--format", "claude-desktop", "--json"])).stdout);
+    expect(whole).toMatchObject({ format: "claude-desktop", fileName: "claude_desktop_config.json" });
+    expect(whole.config.mcpServers.switchboard.args).toContain("mcp-remote");
+    expect(whole.gatewayUrl).toBe(`${baseURL}/mcp`);
+    expect((await cli(["servers", "remove", "cli-export", "--yes"])).code).toBe(0);
+  });
+});
+
+test.describe("switchboard CLI: calls, approvals and events", () => {
+  test("a call that needs approval waits, is approved from a second CLI process, and events tail sees it", async ({
+    api,
+  }) => {
+    await addDemoServer("cli-calls");
+    // An agent of its own, granted this server's tools; echo is read (runs at once), word_count is
+    // unclassified (external-write: held for approval by the default policy).
+    expect((await cli(["principals", "create", "cli-agent"])).code).toBe(0);
+    const grant = await cli(["principals", "grant", "cli-agent", "cli-calls__*"]);
+    expect(grant.stdout).toContain("cli-agent may call: cli-calls__*");
+    const created = await cli(["principals", "keys", "cli-agent", "--create", "--name", "e2e"]);
+    expect(created.code, created.stderr).toBe(0);
+    const agentEnv = cliEnvWith({ SWITCHBOARD_API_KEY: created.stdout.trim() });
+    expect((await cli(["tools", "classify", "cli-calls__echo", "read"])).code).toBe(0);
+
+    const echo = await runCli(["call", "cli-calls__echo", "--arg", "text=hello from the CLI"], agentEnv);
+    expect(echo.code, echo.stderr).toBe(0);
+    expect(echo.stdout.trim()).toBe("hello from the CLI");
+
+    // Follow the events from here on (--since: nothing between now and the tail connecting is lost).
+    const latest = (await (await api.get("/api/v1/events?limit=1")).json()).events[0]?.id ?? 0;
+    const tail = new BackgroundCli(
+      ["events", "tail", "--type", "call.", "--server", "cli-calls", "--since", String(latest), "--json"],
+      env,
+    );
+    const waiting = new BackgroundCli(
+      ["call", "cli-calls__word_count", "--json", '{"text": "one two three"}'],
+      agentEnv,
+    );
+    try {
+      await waiting.waitFor(/Waiting for approval of cli-calls__word_count \(call \S+\)/);
+      const callId = /\(call (\S+)\)/.exec(waiting.stderr)?.[1] as string;
+      const queue = await cli(["approvals", "list"]);
+      expect(queue.stdout).toMatch(new RegExp(`${callId}\\s+cli-calls__word_count\\s+pending\\s+cli-agent`));
+
+      // Approved by the call's id, as printed by the waiting process.
+      const approved = await cli(["approvals", "approve", callId, "--reason", "looks fine"]);
+      expect(approved.code, approved.stderr).toBe(0);
+      expect(await waiting.exited).toBe(0);
+      expect(waiting.stdout).toContain("3 words, 13 characters, 1 lines");
+      const again = await cli(["approvals", "approve", callId]);
+      expect(again.code).toBe(1);
+
+      await tail.waitFor(/"type":"call.succeeded"/);
+      const types = tail.stdout
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line))
+        .filter((event) => event.callId === callId)
+        .map((event) => event.type);
+      expect(types).toEqual([
+        "call.requested",
+        "call.approval_required",
+        "call.approved",
+        "call.started",
+        "call.succeeded",
+      ]);
+
+      const shown = await cli(["calls", "show", callId]);
+      expect(shown.stdout).toMatch(/Status\s+succeeded/);
+      expect(shown.stdout).toContain("call.approved");
+      expect((await cli(["calls", "list", "--tool", "cli-calls__word_count"])).stdout).toContain(callId);
+    } finally {
+      tail.stop();
+      waiting.stop();
+    }
+  });
+
+  test("a denied call exits 6 with the reason; a tool error exits 5; a key without a principal exits 3", async () => {
+    await addDemoServer("cli-deny");
+    expect((await cli(["principals", "create", "cli-deny-agent"])).code).toBe(0);
+    const granted = await cli([
+      "principals",
+      "grant",
+      "cli-deny-agent",
+      "cli-deny__word_count",
+      "cli-deny__current_time",
+    ]);
+    expect(granted.code).toBe(0);
+    const key = (await cli(["principals", "keys", "cli-deny-agent", "--create"])).stdout.trim();
+    const agentEnv = cliEnvWith({ SWITCHBOARD_API_KEY: key });
+
+    const waiting = new BackgroundCli(["call", "cli-deny__word_count", "--arg", "text=x"], agentEnv);
+    try {
+      await waiting.waitFor(/Waiting for approval/);
+      const callId = /\(call (\S+)\)/.exec(waiting.stderr)?.[1] as string;
+      expect((await cli(["approvals", "deny", callId, "--reason", "not today"])).code).toBe(0);
+      expect(await waiting.exited).toBe(6);
+      expect(waiting.stderr).toContain("not today");
+    } finally {
+      waiting.stop();
+    }
+
+    // Not granted: refused by policy before anything runs.
+    const ungranted = await runCli(["call", "cli-deny__echo", "--arg", "text=hi"], agentEnv);
+    expect(ungranted.code).toBe(6);
+
+    // The tool itself reports an error (an unknown time zone): exit 5, with its message printed.
+    expect((await cli(["tools", "classify", "cli-deny__current_time", "read"])).code).toBe(0);
+    const toolError = await runCli(
+      ["call", "cli-deny__current_time", "--arg", "timeZone=Nowhere/Atlantis"],
+      agentEnv,
+    );
+    expect(toolError.code, toolError.stderr).toBe(5);
+    expect(toolError.stdout).toContain('unknown time zone "Nowhere/Atlantis"');
+
+    const asAdmin = await cli(["call", "cli-deny__word_count", "--arg", "text=x"]);
+    expect(asAdmin.code).toBe(3);
+    expect(asAdmin.stderr).toContain("belongs to no principal");
+  });
+});
+
+/** Registers a copy of the local-tools demo server and waits until its tools are discovered. */
+async function addDemoServer(name: string): Promise<void> {
+  const add = await cli(["servers", "add", name, "--", "node", "--import", "tsx", localTools]);
+  expect(add.code, add.stderr).toBe(0);
+  await expect
+    .poll(async () => (await cli(["servers", "tools", name])).stdout, { timeout: 30_000 })
+    .toContain(`${name}__word_count`);
+}
+
+function writeConfig(name: string, content: unknown): string {
+  const file = path.join(configHome, name);
+  fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content, null, 2));
+  return file;
+}
+
+/** A port nothing listens on: bound, then released. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
