@@ -7,13 +7,16 @@ import { whenMissing } from "@/lib/validation";
  * (shape: shared/design/API.md). Messages are written for the person who sent the request.
  */
 
+const reservedServerNames = new Set(["switchboard", "import", "export"]);
+
 export const serverNameSchema = z
   .string(whenMissing("name is required."))
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, {
     error:
       "Use 1–40 lowercase letters, digits and dashes, starting and ending with a letter or digit (e.g. github-tools).",
   })
-  .refine((name) => !name.includes("--") && name !== "switchboard", {
+  // "import" and "export" would be shadowed by the static routes /api/v1/servers/import|export.
+  .refine((name) => !name.includes("--") && !reservedServerNames.has(name), {
     error: "This name is reserved or contains a double dash; pick another.",
   });
 

@@ -43,6 +43,15 @@ const principalRoutes: Record<string, string> = {
   "GET /api/v1/calls/[id]": "an agent reads its own call (another's is a 404)",
   "GET /api/v1/calls/[id]/wait": "an agent waits for its own call that needs approval",
 };
+/**
+ * The MCP gateway speaks JSON-RPC, not the REST error shape: its refusals carry a JSON-RPC error
+ * body (there is no request id yet, so `id: null`) and the same HTTP statuses. It takes API keys
+ * only — a dashboard session is no credential there (a page must not drive tools as its viewer),
+ * so a viewer's cookie is 401, not 403. A principal's key is let in: GET/DELETE answer 405
+ * (stateless gateway), the junk POST 406 (no `Accept: application/json, text/event-stream`).
+ */
+const gatewayRoutes = new Set(["/mcp", "/mcp/servers/[name]"]);
+
 /** Mutations a viewer may make, each for a stated reason. */
 const viewerActions: Record<string, string> = {
   switchWorkspaceAction: "choosing among one's own workspaces changes nothing shared",
@@ -50,11 +59,11 @@ const viewerActions: Record<string, string> = {
   signOutAction: "ending one's own session",
 };
 
-function findFiles(dir: string, name: string): string[] {
+function findFiles(dir: string, matches: (name: string) => boolean): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return findFiles(full, name);
-    return entry.name === name ? [full] : [];
+    if (entry.isDirectory()) return findFiles(full, matches);
+    return matches(entry.name) ? [full] : [];
   });
 }
 
@@ -67,8 +76,11 @@ type RouteModule = Partial<
 >;
 type ActionModule = Record<string, unknown>;
 
-const routes = findFiles(appDir, "route.ts").map((file) => ({ file, path: routePath(file) }));
-const actionFiles = findFiles(appDir, "actions.ts");
+const routes = findFiles(appDir, (name) => name === "route.ts").map((file) => ({
+  file,
+  path: routePath(file),
+}));
+const actionFiles = findFiles(appDir, (name) => name.endsWith("actions.ts"));
 
 async function callRoute(
   mod: RouteModule,
@@ -132,6 +144,10 @@ describe("access control on every route and action", () => {
       const mod = (await import(/* @vite-ignore */ route.file)) as RouteModule;
       const exported = methods.filter((m) => typeof mod[m] === "function");
       expect(exported.length).toBeGreaterThan(0);
+      if (gatewayRoutes.has(route.path)) {
+        for (const method of exported) await checkGatewayRoute(mod, method, route.file);
+        return;
+      }
       for (const method of exported) {
         const label = `${method} ${route.path}`;
         const anonymous = await callRoute(mod, method, route.file, new Headers());
@@ -166,6 +182,30 @@ describe("access control on every route and action", () => {
         else expect(asPrincipal.status, `${label} with a principal's key`).toBe(403);
       }
     });
+  }
+
+  async function checkGatewayRoute(mod: RouteModule, method: (typeof methods)[number], file: string) {
+    const label = `${method} ${routePath(file)}`;
+    const anonymous = await callRoute(mod, method, file, new Headers());
+    expect(anonymous.status, label).toBe(401);
+    expect(anonymous.headers.get("www-authenticate"), label).toMatch(/^Bearer /);
+    expect((await anonymous.json()).error.code, label).toBe(-32001);
+    const asViewer = await callRoute(mod, method, file, new Headers({ cookie: viewerCookie }));
+    expect(asViewer.status, `${label} with a session`).toBe(401);
+    const asGatewayKey = await callRoute(
+      mod,
+      method,
+      file,
+      new Headers({ authorization: `Bearer ${gatewayKey}` }),
+    );
+    expect(asGatewayKey.status, `${label} with a gateway-only key`).toBe(403);
+    const asPrincipal = await callRoute(
+      mod,
+      method,
+      file,
+      new Headers({ authorization: `Bearer ${principalKey}` }),
+    );
+    expect(asPrincipal.status, `${label} with a principal's key`).toBe(method === "POST" ? 406 : 405);
   }
 
   for (const file of actionFiles) {
