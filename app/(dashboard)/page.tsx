@@ -1,59 +1,49 @@
-import Link from "next/link";
-import { ServerStatusBadge } from "@/components/servers/server-status-badge";
-import { ButtonLink } from "@/components/ui/button";
-import { EmptyState } from "@/components/ui/empty-state";
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import { approvalKeys, PENDING_LIMIT } from "@/components/approvals/approval-queries";
+import { callKeys } from "@/components/calls/call-queries";
+import { collectCallWindow, RECENT_FAILURES } from "@/components/overview/overview-queries";
+import { OverviewView } from "@/components/overview/overview-view";
+import { serverKeys } from "@/components/servers/server-queries";
 import { PageHeader } from "@/components/ui/page-header";
+import { listApprovals } from "@/lib/approvals/list-approvals";
 import { getPageContext } from "@/lib/auth/page-context";
+import { listCalls } from "@/lib/calls/read-calls";
 import { listServers } from "@/lib/servers/registry";
 
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const { db, tenant, canManage } = await getPageContext();
-  const servers = await listServers(db, { tenantId: tenant.id });
-  const enabled = servers.filter((s) => s.enabled).length;
+  const { db, tenant } = await getPageContext();
+  const scope = { tenantId: tenant.id, reader: { kind: "workspace" as const } };
+  // The same reads the client makes, so the first paint is complete; the event stream keeps it live.
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(serverKeys.list(), await listServers(db, { tenantId: tenant.id }));
+  queryClient.setQueryData(
+    approvalKeys.pending(),
+    await listApprovals(db, {
+      tenantId: tenant.id,
+      query: { status: "pending", limit: String(PENDING_LIMIT) },
+    }),
+  );
+  const failures = await listCalls(db, {
+    ...scope,
+    query: { status: "failed", limit: String(RECENT_FAILURES) },
+  });
+  queryClient.setQueryData(callKeys.recentFailures(), failures.calls);
+  queryClient.setQueryData(
+    callKeys.recentWindow(),
+    await collectCallWindow(({ limit, cursor }) =>
+      listCalls(db, { ...scope, query: { limit: String(limit), ...(cursor ? { cursor } : {}) } }),
+    ),
+  );
 
   return (
     <>
       <PageHeader title="Overview" description={`${tenant.name}: your MCP servers at a glance.`} />
-      <div className="mb-8 grid gap-4 sm:grid-cols-3">
-        <Stat label="Servers" value={servers.length} />
-        <Stat label="Enabled" value={enabled} />
-        <Stat label="Disabled" value={servers.length - enabled} />
-      </div>
-      {servers.length === 0 ? (
-        <EmptyState
-          title="No servers registered"
-          action={canManage ? <ButtonLink href="/servers/new">Add a server</ButtonLink> : undefined}
-        >
-          Start by registering the MCP servers your agents use.
-        </EmptyState>
-      ) : (
-        <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
-          <h2 className="border-b border-slate-200 px-4 py-3 text-sm font-semibold text-slate-900">
-            Servers
-          </h2>
-          <ul className="divide-y divide-slate-100">
-            {servers.map((s) => (
-              <li key={s.id} className="flex items-center justify-between px-4 py-3 text-sm">
-                <Link href="/servers" className="font-medium text-slate-900 hover:text-indigo-600">
-                  {s.displayName ?? s.name}
-                </Link>
-                <ServerStatusBadge status={s.status} />
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        {/* Keyed by workspace: switching remounts it, so its event stream follows the new one. */}
+        <OverviewView key={tenant.id} />
+      </HydrationBoundary>
     </>
-  );
-}
-
-function Stat({ label, value }: { label: string; value: number }) {
-  return (
-    <div className="rounded-lg border border-slate-200 bg-white px-4 py-5 shadow-sm">
-      <p className="text-sm text-slate-500">{label}</p>
-      <p className="mt-1 text-3xl font-semibold tabular-nums text-slate-900">{value}</p>
-    </div>
   );
 }

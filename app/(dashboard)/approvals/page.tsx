@@ -1,19 +1,39 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { EmptyState } from "@/components/ui/empty-state";
+import { approvalKeys, DECIDED_PAGE_SIZE, PENDING_LIMIT } from "@/components/approvals/approval-queries";
+import { ApprovalsView } from "@/components/approvals/approvals-view";
 import { PageHeader } from "@/components/ui/page-header";
+import { listApprovals } from "@/lib/approvals/list-approvals";
+import { getPageContext } from "@/lib/auth/page-context";
 
 export const metadata: Metadata = { title: "Approvals" };
+export const dynamic = "force-dynamic";
 
-export default function ApprovalsPage() {
+export default async function ApprovalsPage() {
+  const { db, tenant, canDecide } = await getPageContext();
+  // The same queries the client runs (same limits), so the first paint has the queue and the
+  // event stream only has to keep it fresh. One after the other: each may expire overdue approvals.
+  const pending = await listApprovals(db, {
+    tenantId: tenant.id,
+    query: { status: "pending", limit: String(PENDING_LIMIT) },
+  });
+  const decided = await listApprovals(db, {
+    tenantId: tenant.id,
+    query: { status: "decided", limit: String(DECIDED_PAGE_SIZE) },
+  });
+  const queryClient = new QueryClient();
+  queryClient.setQueryData(approvalKeys.pending(), pending);
+  queryClient.setQueryData(approvalKeys.decided(), { pages: [decided], pageParams: [null] });
+
   return (
     <>
       <PageHeader
         title="Approvals"
-        description="Risky tool calls wait here until an operator approves or denies them."
+        description="Risky tool calls wait here until an operator approves or denies them. Each is decided exactly once."
       />
-      <EmptyState title="Nothing is waiting for approval">
-        Calls that need a person's decision appear here the moment they are made.
-      </EmptyState>
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <ApprovalsView key={tenant.id} canDecide={canDecide} />
+      </HydrationBoundary>
     </>
   );
 }

@@ -1,0 +1,40 @@
+"use server";
+
+import { z } from "zod";
+import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { decideApproval } from "@/lib/approvals/decide-approval";
+import type { CallDto } from "@/lib/calls/call-view";
+import { parseOrThrow } from "@/lib/validation";
+
+const idParam = z.string().trim().min(1).max(100);
+
+/** What the page needs back: the outcome, not the call's arguments again. */
+export type DecisionOutcome = Pick<CallDto, "id" | "tool" | "status" | "approval">;
+
+async function decide(
+  decision: "approve" | "deny",
+  id: string,
+  reason: string | undefined,
+): Promise<ActionResult<DecisionOutcome>> {
+  return runAction("decide", async ({ db, tenant, actor }) => {
+    const call = await decideApproval(db, {
+      tenantId: tenant.id,
+      id: parseOrThrow(idParam, id, "The approval id"),
+      decision,
+      // The reason is validated by the service, with the same schema as the REST route.
+      input: reason?.trim() ? { reason } : {},
+      decider: { kind: "operator", id: actor.userId },
+    });
+    return { id: call.id, tool: call.tool, status: call.status, approval: call.approval };
+  });
+}
+
+// No revalidatePath: the pages read through React Query, which the event stream keeps fresh.
+
+export async function approveCallAction(id: string, reason?: string) {
+  return decide("approve", id, reason);
+}
+
+export async function denyCallAction(id: string, reason?: string) {
+  return decide("deny", id, reason);
+}

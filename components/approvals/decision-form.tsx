@@ -1,0 +1,110 @@
+"use client";
+
+import { useRef, useState } from "react";
+import { approveCallAction, type DecisionOutcome, denyCallAction } from "@/app/(dashboard)/approvals/actions";
+import { Button } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
+import type { ActionResult } from "@/lib/actions/action-result";
+import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import { useShortcuts } from "./use-shortcuts";
+
+export type Decision = "approve" | "deny";
+export type DecisionResult = ActionResult<DecisionOutcome>;
+
+const actions = { approve: approveCallAction, deny: denyCallAction };
+
+/**
+ * Approve or deny the selected call, with an optional reason. Mounted for one approval at a time
+ * (keyed by its id), so the reason never carries over to the next call. `a`, `d` and `r` act on it.
+ */
+export function DecisionForm({
+  approval,
+  onDecided,
+}: {
+  approval: ApprovalDto;
+  onDecided: (approval: ApprovalDto, decision: Decision, result: DecisionResult) => void;
+}) {
+  const [reason, setReason] = useState("");
+  const [deciding, setDeciding] = useState<Decision | null>(null);
+  // Once decided, a stray second key press must not send another decision (it would be a 409).
+  const [isDone, setDone] = useState(false);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
+  const reasonId = `reason-${approval.id}`;
+
+  const decide = async (decision: Decision) => {
+    if (deciding || isDone) return;
+    setDeciding(decision);
+    let result: DecisionResult;
+    try {
+      result = await actions[decision](approval.id, reason);
+    } catch {
+      result = {
+        ok: false,
+        error: { code: "internal", message: "The request failed; check your connection." },
+      };
+    }
+    setDeciding(null);
+    if (result.ok) setDone(true);
+    onDecided(approval, decision, result);
+  };
+
+  useShortcuts({
+    a: () => void decide("approve"),
+    d: () => void decide("deny"),
+    r: () => reasonRef.current?.focus(),
+  });
+
+  return (
+    <form
+      className="space-y-3"
+      aria-label="Decision"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void decide("approve");
+      }}
+    >
+      <div>
+        <label htmlFor={reasonId} className="block text-sm font-medium text-slate-800">
+          Reason <span className="font-normal text-slate-500">(optional, shown to the caller)</span>
+        </label>
+        <textarea
+          ref={reasonRef}
+          id={reasonId}
+          rows={2}
+          maxLength={2000}
+          value={reason}
+          onChange={(event) => setReason(event.target.value)}
+          onKeyDown={(event) => {
+            // Esc hands the keys back to the shortcuts.
+            if (event.key === "Escape") event.currentTarget.blur();
+          }}
+          placeholder="Why you approve or deny it"
+          className={`${inputClass} mt-1`}
+        />
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          type="submit"
+          disabled={deciding !== null || isDone}
+          aria-busy={deciding === "approve" || undefined}
+        >
+          {deciding === "approve" ? "Approving…" : "Approve"}
+          <kbd aria-hidden className="rounded bg-indigo-500 px-1 font-mono text-[11px]">
+            a
+          </kbd>
+        </Button>
+        <Button
+          variant="danger"
+          disabled={deciding !== null || isDone}
+          aria-busy={deciding === "deny" || undefined}
+          onClick={() => void decide("deny")}
+        >
+          {deciding === "deny" ? "Denying…" : "Deny"}
+          <kbd aria-hidden className="rounded bg-red-500 px-1 font-mono text-[11px]">
+            d
+          </kbd>
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { serversListQuery } from "@/components/servers/server-queries";
+import { Button } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
+import type { CallStatus } from "@/db/schema";
+import type { CallSummary } from "@/lib/calls/call-view";
+import { fetchJson } from "@/lib/client/fetch-json";
+import type { PrincipalDto } from "@/lib/principals/principals";
+import type { GovernedToolDto } from "@/lib/tools/tools";
+import { callStatuses } from "./call-format";
+import type { CallFilters as Filters } from "./call-queries";
+
+// Option lists change rarely; they are not polled here.
+const tools = {
+  queryKey: ["tools", "filter-options"],
+  queryFn: () => fetchJson<{ tools: GovernedToolDto[] }>("/api/v1/tools").then((r) => r.tools),
+};
+const principals = {
+  queryKey: ["principals", "filter-options"],
+  queryFn: () => fetchJson<{ principals: PrincipalDto[] }>("/api/v1/principals").then((r) => r.principals),
+};
+
+/**
+ * Status, server, tool and requester, each one value (the API matches exactly). Requesters are
+ * the workspace's principals plus anyone seen in the calls shown: operators have no list of their own.
+ */
+export function CallFilters({
+  filters,
+  onChange,
+  seen,
+}: {
+  filters: Filters;
+  onChange: (patch: Filters) => void;
+  seen: CallSummary[];
+}) {
+  const { data: servers } = useQuery({ ...serversListQuery(), refetchInterval: false });
+  const { data: toolList } = useQuery(tools);
+  const { data: principalList } = useQuery(principals);
+
+  const requesters = new Map<string, string>();
+  for (const p of principalList ?? []) requesters.set(p.id, `${p.name} (agent)`);
+  for (const c of seen)
+    requesters.set(
+      c.requester.id,
+      `${c.requester.name} (${c.requester.kind === "principal" ? "agent" : "operator"})`,
+    );
+  const toolNames = [...new Set((toolList ?? []).map((t) => t.gatewayName))].sort();
+  const isFiltered = Object.values(filters).some(Boolean);
+
+  return (
+    <fieldset className="mb-4 flex flex-wrap items-end gap-3">
+      <legend className="sr-only">Filter calls</legend>
+      <Select
+        label="Status"
+        value={filters.status}
+        onChange={(status) => onChange({ status })}
+        options={(Object.keys(callStatuses) as CallStatus[]).map((s) => [s, callStatuses[s].label])}
+        anyLabel="Any status"
+      />
+      <Select
+        label="Server"
+        value={filters.server}
+        onChange={(server) => onChange({ server })}
+        options={(servers ?? []).map((s) => [s.name, s.displayName ?? s.name])}
+        anyLabel="Any server"
+      />
+      <Select
+        label="Tool"
+        value={filters.tool}
+        onChange={(tool) => onChange({ tool })}
+        options={toolNames.map((name) => [name, name])}
+        anyLabel="Any tool"
+      />
+      <Select
+        label="Requester"
+        value={filters.requester}
+        onChange={(requester) => onChange({ requester })}
+        options={[...requesters].sort((a, b) => a[1].localeCompare(b[1]))}
+        anyLabel="Anyone"
+      />
+      {isFiltered ? (
+        <Button variant="ghost" onClick={() => onChange({ status: "", server: "", tool: "", requester: "" })}>
+          Clear filters
+        </Button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function Select({
+  label,
+  value,
+  options,
+  anyLabel,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  options: [string, string][];
+  anyLabel: string;
+  onChange: (value: string) => void;
+}) {
+  // A value from the URL that is not (or no longer) among the options stays selectable.
+  const all =
+    value && !options.some(([v]) => v === value) ? [...options, [value, value] as [string, string]] : options;
+  return (
+    <label className="block text-xs font-medium text-slate-600">
+      {label}
+      <select
+        value={value ?? ""}
+        onChange={(event) => onChange(event.target.value)}
+        className={`${inputClass} mt-1 min-w-40`}
+      >
+        <option value="">{anyLabel}</option>
+        {all.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

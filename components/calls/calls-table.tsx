@@ -1,0 +1,65 @@
+import Link from "next/link";
+import { EffectBadge } from "@/components/servers/detail/tool-badges";
+import { DataTable } from "@/components/ui/data-table";
+import type { CallSummary } from "@/lib/calls/call-view";
+import { formatDuration } from "./call-format";
+import { CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
+import { RelativeTime } from "./relative-time";
+
+export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }) {
+  return (
+    <DataTable
+      columns={[
+        { label: "Tool", className: "w-[27%]" },
+        { label: "Status", className: "w-[22%]" },
+        { label: "Requester", className: "w-[15%]" },
+        { label: "Effect", className: "w-[16%]" },
+        { label: "When", className: "w-[11%]" },
+        { label: "Duration", className: "w-[9%]" },
+      ]}
+      fixed
+    >
+      {calls.map((call) => (
+        <tr key={call.id} data-testid={`call-row-${call.id}`} className="hover:bg-slate-50/60">
+          <td className="px-4 py-3 align-top">
+            <Link
+              href={`/calls/${call.id}`}
+              className="break-all font-mono text-xs font-medium text-slate-900 hover:text-indigo-700 hover:underline"
+            >
+              {call.tool}
+            </Link>
+            <div className="text-xs text-slate-500">{call.serverName ?? "(server removed)"}</div>
+          </td>
+          <td className="px-4 py-3 align-top">
+            <div className="flex flex-wrap gap-1">
+              <CallStatusBadge status={call.status} />
+              {call.isError ? <ToolErrorBadge /> : null}
+            </div>
+            {call.error ? (
+              <p className="mt-1 line-clamp-2 wrap-anywhere text-xs text-red-700" title={call.error.message}>
+                {call.error.message || call.error.code}
+              </p>
+            ) : null}
+          </td>
+          <td className="px-4 py-3 align-top">
+            <div className="truncate text-slate-800" title={call.requester.name}>
+              {call.requester.name}
+            </div>
+            <div className="text-xs text-slate-500">
+              {call.requester.kind === "principal" ? "agent" : "operator"}
+            </div>
+          </td>
+          <td className="px-4 py-3 align-top">
+            <EffectBadge effect={call.effect} />
+          </td>
+          <td className="whitespace-nowrap px-4 py-3 align-top text-slate-600">
+            <RelativeTime iso={call.createdAt} now={now} />
+          </td>
+          <td className="whitespace-nowrap px-4 py-3 align-top font-mono text-xs text-slate-700">
+            {formatDuration(call.durationMs)}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}

@@ -1,0 +1,79 @@
+import Link from "next/link";
+import { EffectBadge } from "@/components/servers/detail/tool-badges";
+import type { CallDto } from "@/lib/calls/call-view";
+import { CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
+
+const errorTitles: Record<string, string> = {
+  policy_denied: "Denied",
+  approval_expired: "The approval expired",
+  cancelled: "Withdrawn by the caller",
+  timeout: "Timed out",
+  upstream_unavailable: "The server was unavailable",
+  upstream_error: "The server failed",
+  internal: "Switchboard failed",
+};
+
+export function CallHeader({ call }: { call: CallDto }) {
+  return (
+    <header className="mb-6">
+      <Link href="/calls" className="text-sm text-slate-500 hover:text-slate-800">
+        ← Calls
+      </Link>
+      <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h1 className="break-all font-mono text-xl font-semibold tracking-tight text-slate-900">
+          {call.tool}
+        </h1>
+        <span data-testid="call-status">
+          <CallStatusBadge status={call.status} />
+        </span>
+        {call.isError ? <ToolErrorBadge /> : null}
+        <EffectBadge effect={call.effect} />
+      </div>
+      <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
+        <Meta label="Server">
+          {call.serverName ? (
+            <Link href={`/servers/${call.serverName}`} className="text-indigo-700 hover:underline">
+              {call.serverName}
+            </Link>
+          ) : (
+            "(removed)"
+          )}
+        </Meta>
+        <Meta label="Requested by">
+          {call.requester.name} ({call.requester.kind === "principal" ? "agent" : "operator"})
+        </Meta>
+        <Meta label="Call id">
+          <code className="font-mono text-xs">{call.id}</code>
+        </Meta>
+        {call.idempotencyKey ? (
+          <Meta label="Idempotency key">
+            <code className="font-mono text-xs">{call.idempotencyKey}</code>
+          </Meta>
+        ) : null}
+      </dl>
+      {call.error ? (
+        <div
+          role="alert"
+          className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
+        >
+          <p className="font-medium">
+            {errorTitles[call.error.code] ?? "Failed"}{" "}
+            <code className="font-mono text-xs font-normal">{call.error.code}</code>
+          </p>
+          {call.error.message ? (
+            <p className="mt-1 whitespace-pre-wrap wrap-anywhere">{call.error.message}</p>
+          ) : null}
+        </div>
+      ) : null}
+    </header>
+  );
+}
+
+function Meta({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex gap-1.5">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="text-slate-900">{children}</dd>
+    </div>
+  );
+}

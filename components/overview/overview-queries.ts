@@ -1,0 +1,51 @@
+import { queryOptions } from "@tanstack/react-query";
+import { type CallsPage, callKeys, callsPath } from "@/components/calls/call-queries";
+import type { CallStatus } from "@/db/schema";
+import { fetchJson } from "@/lib/client/fetch-json";
+
+export const WINDOW_MINUTES = 30;
+export const RECENT_FAILURES = 5;
+const WINDOW_PAGE_SIZE = 200;
+// Past this many calls in half an hour the chart says "at least": enough to see the shape.
+const WINDOW_MAX_PAGES = 5;
+
+export type CallPoint = { at: string; status: CallStatus };
+export type CallWindow = { points: CallPoint[]; isCapped: boolean };
+
+/**
+ * The calls of the last half hour (time and status only), paging back through GET /api/v1/calls
+ * until older than the window. Takes the page reader so the server's prefetch runs the same loop.
+ */
+export async function collectCallWindow(
+  readPage: (query: { limit: number; cursor: string | null }) => Promise<CallsPage>,
+  now = Date.now(),
+): Promise<CallWindow> {
+  const since = now - WINDOW_MINUTES * 60_000;
+  const points: CallPoint[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < WINDOW_MAX_PAGES; page++) {
+    const { calls, nextCursor }: CallsPage = await readPage({ limit: WINDOW_PAGE_SIZE, cursor });
+    for (const call of calls) {
+      if (Date.parse(call.createdAt) < since) return { points, isCapped: false };
+      points.push({ at: call.createdAt, status: call.status });
+    }
+    if (!nextCursor) return { points, isCapped: false };
+    cursor = nextCursor;
+  }
+  return { points, isCapped: true };
+}
+
+export const callWindowQuery = () =>
+  queryOptions({
+    queryKey: callKeys.recentWindow(),
+    queryFn: () => collectCallWindow((query) => fetchJson<CallsPage>(callsPath({}, query))),
+    // The window slides even when nothing happens.
+    refetchInterval: 60_000,
+  });
+
+export const recentFailuresQuery = () =>
+  queryOptions({
+    queryKey: callKeys.recentFailures(),
+    queryFn: () =>
+      fetchJson<CallsPage>(callsPath({ status: "failed" }, { limit: RECENT_FAILURES })).then((r) => r.calls),
+  });
