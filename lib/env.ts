@@ -25,6 +25,8 @@ const envSchema = z.object({
     .pipe(z.string().min(20, "SWITCHBOARD_BOOTSTRAP_API_KEY must be at least 20 characters").optional()),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
+  SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
+  SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -41,6 +43,10 @@ export type Env = {
   allowedHosts: string[];
   /** True when the server only listens on a loopback address (a local, single-machine install). */
   listensOnLoopbackOnly: boolean;
+  /** The MCP gateway at /mcp; false answers 404 there. */
+  mcpEnabled: boolean;
+  /** How long a gateway tools/call waits for an approval before answering with the call id. */
+  mcpApprovalWaitSeconds: number;
 };
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -61,6 +67,8 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),
     allowedHosts: allowedHosts(env),
     listensOnLoopbackOnly: loopbackHosts.has(env.HOST),
+    mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
+    mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
   };
 }
 

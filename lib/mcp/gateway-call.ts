@@ -1,0 +1,106 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { and, eq } from "drizzle-orm";
+import { calls } from "@/db/schema";
+import { executeToolCall } from "@/lib/calls/execute-tool-call";
+import type { Database } from "@/lib/db/client";
+import type { RecordedEvent } from "@/lib/events/event-types";
+import { subscribeEvents } from "@/lib/events/record-event";
+import type { GatewayPrincipal } from "./gateway-auth";
+import { ProgressRelay, type ProgressSend } from "./gateway-progress";
+import { appErrorToToolResult, callToToolResult } from "./gateway-results";
+
+/**
+ * A gateway tools/call: the one governed path (executeToolCall) with the principal as requester.
+ * While the call waits for an approval, the client gets "waiting for approval — call <id>"
+ * progress notices (when it sent a progress token), so it keeps the request open; the wait is
+ * bounded, and past it the answer names the call id and the meta tool that collects it.
+ */
+export async function callThroughGateway(
+  db: Database,
+  params: {
+    principal: GatewayPrincipal;
+    gatewayName: string;
+    arguments: Record<string, unknown> | undefined;
+    signal: AbortSignal;
+    sendProgress: ProgressSend | undefined;
+    waitSeconds: number;
+  },
+): Promise<CallToolResult> {
+  const { principal } = params;
+  const relay = new ProgressRelay(params.sendProgress);
+  // A key of our own makes this request's call recognisable among the principal's others, so
+  // the heartbeat names the right call id even with several calls of one tool in flight. Only
+  // then: a key costs the call path a look-up for an earlier call under it.
+  const idempotencyKey = relay.enabled ? `mcp-${crypto.randomUUID()}` : undefined;
+  const stopWatching = relay.enabled
+    ? watchForApproval(db, {
+        principal,
+        gatewayName: params.gatewayName,
+        idempotencyKey: idempotencyKey ?? "",
+        relay,
+      })
+    : () => {};
+  try {
+    const call = await executeToolCall(db, {
+      tenantId: principal.tenantId,
+      requester: { kind: "principal", id: principal.principalId, name: principal.principalName },
+      tool: params.gatewayName,
+      arguments: params.arguments ?? {},
+      idempotencyKey,
+      signal: params.signal,
+      onProgress: relay.enabled ? relay.downstream : undefined,
+      waitMs: params.waitSeconds * 1000,
+    });
+    return callToToolResult(call, { waitedSeconds: params.waitSeconds });
+  } catch (error) {
+    const result = appErrorToToolResult(error);
+    if (result) return result;
+    throw error;
+  } finally {
+    stopWatching();
+    relay.stop();
+  }
+}
+
+/** Heartbeats from the moment this request's call needs approval until it is decided. */
+function watchForApproval(
+  db: Database,
+  params: { principal: GatewayPrincipal; gatewayName: string; idempotencyKey: string; relay: ProgressRelay },
+): () => void {
+  let callId: string | undefined;
+  const isCandidate = (event: RecordedEvent) =>
+    event.type === "call.approval_required" &&
+    event.tenantId === params.principal.tenantId &&
+    event.requester.id === params.principal.principalId &&
+    event.tool === params.gatewayName;
+  return subscribeEvents((event) => {
+    if (!("callId" in event)) return;
+    if (callId === undefined && isCandidate(event)) {
+      void isOwnCall(db, { ...params, callId: event.callId }).then((own) => {
+        if (!own || callId !== undefined) return;
+        callId = event.callId;
+        params.relay.startHeartbeat(() => `waiting for approval — call ${event.callId}`);
+      });
+    } else if (event.callId === callId && event.type !== "call.approval_required") {
+      // Decided (approved, denied, expired, withdrawn): from here the downstream's progress counts.
+      params.relay.stopHeartbeat();
+    }
+  });
+}
+
+async function isOwnCall(
+  db: Database,
+  params: { principal: GatewayPrincipal; idempotencyKey: string; callId: string },
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: calls.id })
+    .from(calls)
+    .where(
+      and(
+        eq(calls.tenantId, params.principal.tenantId),
+        eq(calls.id, params.callId),
+        eq(calls.idempotencyKey, params.idempotencyKey),
+      ),
+    );
+  return row !== undefined;
+}

@@ -1,0 +1,75 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallDto } from "@/lib/calls/call-view";
+import { isAppError } from "@/lib/errors";
+
+/**
+ * A recorded call as an MCP tool result. A finished call gives the downstream result through
+ * unchanged (content, structuredContent, isError — as stored: scrubbed and bounded); every other
+ * outcome is a tool error whose text says what happened and, while the call is still open, how
+ * to collect it — a model reads these, so they name the call id and the meta tool to use.
+ */
+
+export const GET_CALL_TOOL = "switchboard__get_call";
+export const WAIT_CALL_TOOL = "switchboard__wait_call";
+
+export function callToToolResult(call: CallDto, options: { waitedSeconds: number }): CallToolResult {
+  switch (call.status) {
+    case "succeeded":
+      return downstreamResult(call);
+    case "denied":
+      return toolError(`Call ${call.id} to ${call.tool} was denied: ${denialReason(call)}`);
+    case "expired":
+      return toolError(
+        `Call ${call.id} to ${call.tool} was not run: nobody decided on its approval before it expired.`,
+      );
+    case "cancelled":
+      return toolError(`Call ${call.id} to ${call.tool} was cancelled.`);
+    case "failed":
+      return toolError(
+        `Call ${call.id} to ${call.tool} failed (${call.error?.code ?? "error"}): ${call.error?.message ?? "no detail"}`,
+      );
+    case "pending_approval":
+    case "approved":
+    case "running":
+      return toolError(stillOpenText(call, options.waitedSeconds));
+  }
+}
+
+export function stillOpenText(call: CallDto, waitedSeconds: number): string {
+  const state =
+    call.status === "pending_approval"
+      ? "is still waiting for an approval"
+      : call.status === "approved"
+        ? "was approved and is about to run"
+        : "is still running";
+  return (
+    `Call ${call.id} to ${call.tool} ${state} after ${waitedSeconds} s. ` +
+    `Collect its outcome with the ${WAIT_CALL_TOOL} tool, arguments {"callId": "${call.id}"}.`
+  );
+}
+
+function denialReason(call: CallDto): string {
+  return call.approval?.reason ?? call.error?.message ?? call.approval?.requiredBecause ?? "no reason given";
+}
+
+function downstreamResult(call: CallDto): CallToolResult {
+  // `truncated` is Switchboard's bookkeeping (the content already ends with a notice); not MCP's.
+  const { truncated: _truncated, ...result } = call.result ?? { content: [] };
+  return { content: [], ...result } as CallToolResult;
+}
+
+/**
+ * Text only: clients check any structuredContent against the tool's outputSchema, even on an
+ * error (SDK 1.32.2), so the call id travels in the text, where a model reads it anyway.
+ */
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/** Refusals the caller can act on (no such tool, a name conflict, bad input) become tool errors. */
+export function appErrorToToolResult(error: unknown): CallToolResult | undefined {
+  if (!isAppError(error)) return undefined;
+  if (!["not_found", "conflict", "validation", "forbidden", "policy_denied"].includes(error.code))
+    return undefined;
+  return { content: [{ type: "text", text: error.message }], isError: true };
+}

@@ -1,0 +1,101 @@
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { and, eq, isNull } from "drizzle-orm";
+import { mcpServers, tools } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import type { EffectClass } from "@/lib/policy/effects";
+import { findGrant } from "@/lib/policy/grants";
+import { listGrantPatterns } from "@/lib/principals/principals";
+import { type GovernedToolDto, listGovernedTools } from "@/lib/tools/tools";
+
+/**
+ * What the gateway advertises: the principal's granted, enabled, live tools of enabled servers.
+ * The downstream definition is passed through as stored (description, inputSchema, outputSchema
+ * untouched — no schema library in between, so `$schema`, `$defs`, `additionalProperties` stay).
+ * Only the name and the annotations are Switchboard's: annotations come from the enforced effect,
+ * so what a client is told can never drift from what is enforced.
+ */
+
+/** `"all"` = /mcp (gateway names); `{server}` = /mcp/servers/{server} (the tools' own names). */
+export type GatewayScope = "all" | { server: string };
+
+export async function listGatewayTools(
+  db: Database,
+  params: { tenantId: string; principalId: string; scope: GatewayScope },
+): Promise<Tool[]> {
+  const [all, grants] = await Promise.all([
+    listGovernedTools(db, { tenantId: params.tenantId }),
+    listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.principalId }),
+  ]);
+  return all
+    .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
+    .filter((tool) => params.scope === "all" || tool.serverName === params.scope.server)
+    .map((tool) => toGatewayTool(tool, params.scope === "all" ? tool.gatewayName : tool.name));
+}
+
+/** A tool the governed path would run: live, enabled, on an enabled server, not a name conflict. */
+function isCallable(tool: GovernedToolDto): boolean {
+  return tool.removedAt === null && tool.enabled && tool.serverEnabled && tool.conflictsWith.length === 0;
+}
+
+export function toGatewayTool(tool: GovernedToolDto, name: string): Tool {
+  const { annotations, name: _downstreamName, ...definition } = tool.definition as Record<string, unknown>;
+  const title = readTitle(annotations);
+  return {
+    ...definition,
+    name,
+    // MCP requires an object schema; a definition without one (already flagged in the catalog) gets the empty one.
+    inputSchema: (definition.inputSchema as Tool["inputSchema"] | undefined) ?? { type: "object" },
+    annotations: { ...(title ? { title } : {}), ...annotationsFor(tool.enforcedEffect) },
+  } as Tool;
+}
+
+/** The display title is not a behaviour claim, so it is the one annotation kept from downstream. */
+function readTitle(annotations: unknown): string | undefined {
+  if (!annotations || typeof annotations !== "object") return undefined;
+  const title = (annotations as Record<string, unknown>).title;
+  return typeof title === "string" ? title : undefined;
+}
+
+/**
+ * The hints that describe the enforced effect. Spelled out in full where MCP's defaults
+ * (destructive and open-world unless said otherwise) would otherwise claim more than is enforced.
+ */
+export function annotationsFor(effect: EffectClass): ToolAnnotations {
+  switch (effect) {
+    case "read":
+      return { readOnlyHint: true };
+    case "write":
+      return { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
+    case "external-write":
+      return { readOnlyHint: false, destructiveHint: false, openWorldHint: true };
+    case "destructive":
+      return { readOnlyHint: false, destructiveHint: true };
+  }
+}
+
+/**
+ * The gateway name behind a tool's own name on the per-server endpoint (names may be shortened
+ * with a hash, so it is looked up, not built). Unknown names still go to the governed path under
+ * the plain `<server>__<tool>` form, where an ungranted caller is refused before anything is
+ * looked up — so the answer says nothing about what exists.
+ */
+export async function resolveGatewayName(
+  db: Database,
+  params: { tenantId: string; scope: GatewayScope; name: string },
+): Promise<string> {
+  if (params.scope === "all") return params.name;
+  const [row] = await db
+    .select({ gatewayName: tools.gatewayName })
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(
+        eq(tools.tenantId, params.tenantId),
+        eq(mcpServers.name, params.scope.server),
+        eq(tools.name, params.name),
+        isNull(tools.removedAt),
+      ),
+    )
+    .limit(1);
+  return row?.gatewayName ?? `${params.scope.server}__${params.name}`;
+}

@@ -1,0 +1,254 @@
+// npm run bench:gateway — what the /mcp gateway costs over talking to a server directly.
+// The demo local-tools `echo`, three ways, each with 1 and then 8 concurrent clients:
+//   direct stdio    SDK client → local-tools over stdio (8 callers share one connection, as the pool does)
+//   direct HTTP     SDK clients → an `echo` MCP server over streamable HTTP (tiny wrapper, own process)
+//   gateway /mcp    SDK clients → Switchboard /mcp → pooled stdio local-tools; every call authorized,
+//                   recorded and its result stored
+// Every call echoes a unique token and the bench checks each answer is its own request's.
+// Options: --url <switchboard> --key <principal gateway key> use a running Switchboard (echo must be
+// granted and classified read); otherwise `next start` (needs `next build`) runs on a free port with a
+// temp PGlite folder. BENCH_CALLS (per client, default 200), BENCH_WARMUP (30).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+
+const CALLS = Number(process.env.BENCH_CALLS ?? 200);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const root = process.cwd();
+const BOOTSTRAP_KEY = "sb_bench-bootstrap-key-0123456789abcdef";
+
+type Caller = (text: string) => Promise<string>;
+type Row = { name: string; clients: number; samples: number[]; seconds: number; mismatches: number };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+async function waitFor<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value !== undefined) return value;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const textOf = (result: unknown) =>
+  ((result as { content?: { type: string; text?: string }[] }).content ?? [])
+    .map((c) => c.text ?? "")
+    .join("");
+
+function echoCaller(client: Client, name: string): Caller {
+  return async (text) => textOf(await client.callTool({ name, arguments: { text } }));
+}
+
+/** `clients` callers, each making CALLS sequential calls; all run at once. */
+async function measure(name: string, callers: Caller[]): Promise<Row> {
+  for (const call of callers) for (let i = 0; i < WARMUP / callers.length; i++) await call(`warm-${i}`);
+  const samples: number[] = [];
+  let mismatches = 0;
+  const start = performance.now();
+  await Promise.all(
+    callers.map(async (call, c) => {
+      for (let i = 0; i < CALLS; i++) {
+        const token = `${name}-${c}-${i}-${Math.random().toString(36).slice(2)}`;
+        const t0 = performance.now();
+        const answer = await call(token);
+        samples.push(performance.now() - t0);
+        if (answer !== token) mismatches++;
+      }
+    }),
+  );
+  return { name, clients: callers.length, samples, seconds: (performance.now() - start) / 1000, mismatches };
+}
+
+function stats(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (p: number) =>
+    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
+  return { p50: at(50), p95: at(95), p99: at(99) };
+}
+
+// ─── the three targets ─────────────────────────────────────────────────────────────────────────
+
+async function stdioClient(): Promise<Client> {
+  const client = new Client({ name: "bench-stdio", version: "0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: "node",
+      args: ["--import", "tsx", path.join(root, "demo-servers", "local-tools.ts")],
+      cwd: root,
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
+async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: "bench-http", version: "0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** The echo server over streamable HTTP, in its own process like the stdio one. */
+async function startHttpEcho(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn("node", ["--import", "tsx", path.join(root, "scripts", "bench-http-echo.ts")], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await waitFor(
+    async () => ((await fetch(url, { method: "GET" })).status > 0 ? true : undefined),
+    "the HTTP echo",
+  );
+  return { url, child };
+}
+
+/** A Switchboard of our own: `next start`, a principal with echo granted and classified read. */
+async function startSwitchboard(): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-bench-"));
+  const child = spawn(
+    "node",
+    [
+      path.join(root, "node_modules/next/dist/bin/next"),
+      "start",
+      "--hostname",
+      "127.0.0.1",
+      "--port",
+      String(port),
+    ],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        SWITCHBOARD_DATA_DIR: path.join(dataDir, "db"),
+        SWITCHBOARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const base = `http://127.0.0.1:${port}`;
+  const rest = async (method: string, route: string, body?: unknown) => {
+    const response = await fetch(`${base}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${BOOTSTRAP_KEY}`, "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+  await waitFor(async () => ((await fetch(`${base}/api/v1/health`)).ok ? true : undefined), "next start");
+  const echoId = await waitFor(async () => {
+    const { tools } = (await rest("GET", "/api/v1/tools?q=local-tools__echo")) as {
+      tools: { id: string; gatewayName: string }[];
+    };
+    return tools.find((t) => t.gatewayName === "local-tools__echo")?.id;
+  }, "the demo catalog");
+  await rest("PATCH", `/api/v1/tools/${echoId}`, { effect: "read" });
+  const { principal } = (await rest("POST", "/api/v1/principals", { name: "bench" })) as {
+    principal: { id: string };
+  };
+  await rest("PUT", `/api/v1/principals/${principal.id}/grants`, { patterns: ["local-tools__echo"] });
+  const { key } = (await rest("POST", `/api/v1/principals/${principal.id}/keys`, { name: "bench" })) as {
+    key: string;
+  };
+  return {
+    url: `${base}/mcp`,
+    key,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+// ─── run ───────────────────────────────────────────────────────────────────────────────────────
+
+async function main() {
+  const { values } = parseArgs({ options: { url: { type: "string" }, key: { type: "string" } } });
+  console.log(`bench:gateway — node ${process.version}, ${CALLS} calls per client after ${WARMUP} warm-up`);
+  const rows: Row[] = [];
+  const closers: Array<() => Promise<unknown>> = [];
+  try {
+    const stdio = await stdioClient();
+    closers.push(() => stdio.close());
+    const http = await startHttpEcho();
+    closers.push(async () => http.child.kill("SIGTERM"));
+    const switchboard =
+      values.url && values.key
+        ? { url: values.url, key: values.key, stop: async () => {} }
+        : await startSwitchboard();
+    closers.push(switchboard.stop);
+
+    const httpClients = await Promise.all(Array.from({ length: 8 }, () => httpClient(http.url)));
+    const auth = { Authorization: `Bearer ${switchboard.key}` };
+    const gatewayClients = await Promise.all(
+      Array.from({ length: 8 }, () => httpClient(switchboard.url, auth)),
+    );
+    closers.push(...httpClients.map((c) => () => c.close()), ...gatewayClients.map((c) => () => c.close()));
+
+    for (const clients of [1, 8]) {
+      rows.push(
+        await measure(
+          "direct stdio",
+          Array.from({ length: clients }, () => echoCaller(stdio, "echo")),
+        ),
+      );
+      rows.push(
+        await measure(
+          "direct HTTP",
+          httpClients.slice(0, clients).map((c) => echoCaller(c, "echo")),
+        ),
+      );
+      rows.push(
+        await measure(
+          "gateway /mcp",
+          gatewayClients.slice(0, clients).map((c) => echoCaller(c, "local-tools__echo")),
+        ),
+      );
+    }
+  } finally {
+    for (const close of closers.reverse()) await close().catch(() => {});
+  }
+
+  console.log("\n| path | clients | p50 | p95 | p99 | calls/s | mismatched results |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const row of rows) {
+    const s = stats(row.samples);
+    const f = (v: number) => `${v.toFixed(2)} ms`;
+    console.log(
+      `| ${row.name} | ${row.clients} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${(row.samples.length / row.seconds).toFixed(0)} | ${row.mismatches} |`,
+    );
+  }
+  if (rows.some((r) => r.mismatches > 0)) {
+    console.error("Some results did not match their request.");
+    process.exitCode = 1;
+  }
+}
+
+await main();

@@ -1,0 +1,224 @@
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { decideApproval } from "@/lib/approvals/decide-approval";
+import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import type { GatewayScope } from "@/lib/mcp/gateway-tools";
+import { updateTool } from "@/lib/tools/tools";
+import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { createTestApiKey } from "../fixtures/databases";
+
+/*
+ * The gateway in-process: a real SDK client speaks streamable HTTP to handleGatewayRequest (its
+ * fetch is the handler itself), which calls real stdio servers through the governed path.
+ * (The same against `next start`, plus the Inspector CLI, is tests/e2e/gateway.spec.ts.)
+ */
+
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+
+const BASE = "http://127.0.0.1:3000";
+
+function gatewayFetch(scope: GatewayScope): typeof fetch {
+  return async (input, init) => handleGatewayRequest(new Request(input, init), { scope });
+}
+
+async function connect(key: string, scope: GatewayScope = "all"): Promise<Client> {
+  const path = scope === "all" ? "/mcp" : `/mcp/servers/${scope.server}`;
+  const transport = new StreamableHTTPClientTransport(new URL(path, BASE), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    fetch: gatewayFetch(scope),
+  });
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+const text = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
+
+describe("the MCP gateway (in-process, PGlite)", () => {
+  let world: CallsWorld;
+  let client: Client;
+
+  beforeAll(async () => {
+    world = await openCallsWorld("pglite");
+    for (const name of ["local-tools__echo", "local-tools__word_count"]) {
+      await updateTool(world.handle.db, {
+        tenantId: world.tenantId,
+        id: await world.toolId(name),
+        input: { effect: "read" },
+      });
+    }
+    await updateTool(world.handle.db, {
+      tenantId: world.tenantId,
+      id: await world.toolId("local-tools__current_time"),
+      input: { effect: "destructive" },
+    });
+    client = await connect(world.agent.key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await world?.close();
+    vi.unstubAllEnvs();
+  });
+
+  it("refuses a request without a key (401, WWW-Authenticate) and a key of no principal (403)", async () => {
+    const post = (headers: Record<string, string>) =>
+      handleGatewayRequest(
+        new Request(`${BASE}/mcp`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+        }),
+        { scope: "all" },
+      );
+    const anonymous = await post({});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    expect((await anonymous.json()).error.code).toBe(-32001);
+    expect((await post({ authorization: "Bearer sb_not-a-real-key-0000000000" })).status).toBe(401);
+    const adminKey = await createTestApiKey(world.handle, ["admin", "gateway"]);
+    expect((await post({ "x-api-key": adminKey })).status).toBe(403);
+  });
+
+  it("lists only granted tools, schemas verbatim, annotations from the enforced effect, meta tools", async () => {
+    const { tools } = await client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "switchboard__get_call",
+        "switchboard__wait_call",
+        "local-tools__echo",
+        "fixture__record",
+        "fixture__slow",
+      ]),
+    );
+    expect(names).not.toContain("fixture__big"); // not granted
+    const echo = tools.find((t) => t.name === "local-tools__echo");
+    expect(echo?.annotations).toEqual({ readOnlyHint: true }); // downstream's idempotentHint etc. not copied
+    expect(echo?.inputSchema).toMatchObject({ $schema: expect.any(String), type: "object" });
+    const time = tools.find((t) => t.name === "local-tools__current_time");
+    expect(time?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true }); // downstream says read-only
+    expect(time?.outputSchema).toMatchObject({ type: "object" });
+    const record = tools.find((t) => t.name === "fixture__record");
+    expect(record?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+  });
+
+  it("serves one server under its tools' own names on /mcp/servers/{name}", async () => {
+    const local = await connect(world.agent.key, { server: "local-tools" });
+    try {
+      const names = (await local.listTools()).tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(["echo", "word_count", "switchboard__wait_call"]));
+      expect(names).not.toContain("fixture__record");
+      const result = await local.callTool({ name: "echo", arguments: { text: "per server" } });
+      expect(text(result)).toBe("per server");
+    } finally {
+      await local.close();
+    }
+  });
+
+  it("runs a granted read tool and refuses an ungranted one with the reason", async () => {
+    const echoed = await client.callTool({ name: "local-tools__echo", arguments: { text: "hello gateway" } });
+    expect(echoed.isError).toBeFalsy();
+    expect(text(echoed)).toBe("hello gateway");
+    const refused = await client.callTool({ name: "fixture__big", arguments: { bytes: 3 } });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toMatch(/has no grant for fixture__big/);
+  });
+
+  it("holds an approval-gated call open with progress notices until an operator approves", async () => {
+    const token = `t-${randomBytes(4).toString("hex")}`;
+    const progress: Progress[] = [];
+    const pending = client.callTool({ name: "fixture__record", arguments: { token } }, undefined, {
+      onprogress: (p) => progress.push(p),
+      timeout: 60_000,
+    });
+    const callId = await eventually(async () => {
+      const message = progress[0]?.message;
+      return message ? /call (\S+)$/.exec(message)?.[1] : undefined;
+    }, "a waiting-for-approval notice");
+    expect(progress[0]?.message).toBe(`waiting for approval — call ${callId}`);
+    await decideApproval(world.handle.db, {
+      tenantId: world.tenantId,
+      id: callId,
+      decision: "approve",
+      input: {},
+      decider: { kind: "operator", id: world.approvers[0]?.userId ?? "" },
+    });
+    const result = await pending;
+    expect(text(result)).toBe(`recorded ${token}`);
+    expect(world.recorded()).toContain(token);
+  });
+
+  it("returns a denial with the approver's reason", async () => {
+    const progress: Progress[] = [];
+    const pending = client.callTool({ name: "fixture__slow", arguments: { ms: 1 } }, undefined, {
+      onprogress: (p) => progress.push(p),
+    });
+    const callId = await eventually(
+      async () => (progress[0]?.message ? /call (\S+)$/.exec(progress[0].message)?.[1] : undefined),
+      "a waiting-for-approval notice",
+    );
+    await decideApproval(world.handle.db, {
+      tenantId: world.tenantId,
+      id: callId,
+      decision: "deny",
+      input: { reason: "not during the freeze" },
+      decider: { kind: "operator", id: world.approvers[0]?.userId ?? "" },
+    });
+    const result = await pending;
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("not during the freeze");
+  });
+
+  it("bounds the wait: past it the result names the call, and switchboard__wait_call collects it", async () => {
+    vi.stubEnv("SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS", "1");
+    try {
+      const token = `t-${randomBytes(4).toString("hex")}`;
+      const first = await client.callTool({ name: "fixture__record", arguments: { token } });
+      expect(first.isError).toBe(true);
+      const callId = /Call (\S+) to fixture__record is still waiting for an approval/.exec(text(first))?.[1];
+      expect(callId).toBeDefined();
+      expect(text(first)).toContain("switchboard__wait_call");
+      const waiting = client.callTool({
+        name: "switchboard__wait_call",
+        arguments: { callId, timeoutSeconds: 30 },
+      });
+      await decideApproval(world.handle.db, {
+        tenantId: world.tenantId,
+        id: callId ?? "",
+        decision: "approve",
+        input: {},
+        decider: { kind: "operator", id: world.approvers[0]?.userId ?? "" },
+      });
+      expect(text(await waiting)).toBe(`recorded ${token}`);
+      const got = await client.callTool({ name: "switchboard__get_call", arguments: { callId } });
+      expect(got.structuredContent).toMatchObject({ call: { id: callId, status: "succeeded" } });
+    } finally {
+      vi.stubEnv("SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS", "50");
+    }
+  });
+
+  it("answers GET and DELETE with 405 (stateless) and 404 everywhere when turned off", async () => {
+    const get = await handleGatewayRequest(
+      new Request(`${BASE}/mcp`, { headers: { authorization: `Bearer ${world.agent.key}` } }),
+      { scope: "all" },
+    );
+    expect(get.status).toBe(405);
+    vi.stubEnv("SWITCHBOARD_MCP_ENABLED", "false");
+    try {
+      const off = await handleGatewayRequest(new Request(`${BASE}/mcp`, { method: "POST" }), {
+        scope: "all",
+      });
+      expect(off.status).toBe(404);
+    } finally {
+      vi.stubEnv("SWITCHBOARD_MCP_ENABLED", "true");
+    }
+  });
+});
