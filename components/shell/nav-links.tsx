@@ -7,6 +7,8 @@ export const navItems = [
   { href: "/", label: "Overview" },
   { href: "/servers", label: "Servers" },
   { href: "/tools", label: "Tools" },
+  { href: "/principals", label: "Principals" },
+  { href: "/playground", label: "Playground" },
   { href: "/approvals", label: "Approvals" },
   { href: "/calls", label: "Calls" },
   { href: "/events", label: "Events" },

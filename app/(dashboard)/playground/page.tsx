@@ -1,0 +1,40 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
+import type { Metadata } from "next";
+import { Playground } from "@/components/playground/playground";
+import { toolKeys } from "@/components/tools/tool-queries";
+import { Alert } from "@/components/ui/alert";
+import { PageHeader } from "@/components/ui/page-header";
+import { getPageContext } from "@/lib/auth/page-context";
+import { listGovernedTools } from "@/lib/tools/tools";
+
+export const metadata: Metadata = { title: "Playground" };
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<{ tool?: string | string[] }> };
+
+export default async function PlaygroundPage({ searchParams }: Props) {
+  const { tool } = await searchParams;
+  const queryClient = new QueryClient();
+  // canDecide is the services' rule for operators calling tools (lib/calls/requester operatorMayCall).
+  const { db, tenant, actor, canDecide } = await getPageContext();
+  queryClient.setQueryData(toolKeys.list(), await listGovernedTools(db, { tenantId: tenant.id }));
+
+  return (
+    <>
+      <PageHeader
+        title="Playground"
+        description={`Call a tool as yourself (${actor.name}) through the same governed path as agents: the approval rules apply, and every call is recorded.`}
+      />
+      {canDecide ? null : (
+        <div className="mb-4">
+          <Alert tone="info">
+            Calling tools needs the approver or admin role in this workspace; you can look, not run.
+          </Alert>
+        </div>
+      )}
+      <HydrationBoundary state={dehydrate(queryClient)}>
+        <Playground initialTool={typeof tool === "string" ? tool : null} canRun={canDecide} />
+      </HydrationBoundary>
+    </>
+  );
+}

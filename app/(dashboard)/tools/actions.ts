@@ -1,0 +1,18 @@
+"use server";
+
+import { z } from "zod";
+import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { type GovernedToolDto, updateTool } from "@/lib/tools/tools";
+import { parseOrThrow } from "@/lib/validation";
+
+const toolId = z.string().min(1).max(100);
+
+/**
+ * Effect, enabled, approval rule: an admin's decision (the same "manage" permission as PATCH
+ * /api/v1/tools/{id}). The patch stays `unknown`: the service validates it with the REST schema.
+ */
+export async function updateToolAction(id: string, patch: unknown): Promise<ActionResult<GovernedToolDto>> {
+  return runAction("manage", ({ db, tenant }) =>
+    updateTool(db, { tenantId: tenant.id, id: parseOrThrow(toolId, id, "The tool id"), input: patch }),
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState, useTransition } from "react";
+import { createPrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field, TextInput } from "@/components/ui/field";
+import type { FieldErrors } from "@/lib/errors";
+import { OneTimeKey } from "./one-time-key";
+import { principalKeys } from "./principal-queries";
+
+/** A gateway-only key for the principal (the service never gives an agent's key admin rights). */
+export function CreatePrincipalKey({ principalId, autoFocus }: { principalId: string; autoFocus?: boolean }) {
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [createdKey, setCreatedKey] = useState<string | null>(null);
+  const [isPending, startTransition] = useTransition();
+  const queryClient = useQueryClient();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const name = String(new FormData(formElement).get("name") ?? "").trim();
+    startTransition(async () => {
+      const result = await createPrincipalKeyAction(principalId, { name });
+      if (!result.ok) {
+        setErrors(result.error.fieldErrors ?? {});
+        setMessage(result.error.message);
+        return;
+      }
+      setErrors({});
+      setMessage(null);
+      setCreatedKey(result.data.key);
+      formElement.reset();
+      void queryClient.invalidateQueries({ queryKey: principalKeys.all });
+    });
+  };
+
+  return (
+    <div>
+      <form onSubmit={submit} noValidate className="flex flex-wrap items-start gap-3">
+        <div className="w-64">
+          <Field id="principal-key-name" label="Key name" errors={errors.name}>
+            <TextInput
+              id="principal-key-name"
+              name="name"
+              placeholder="laptop, ci, prod…"
+              autoComplete="off"
+              // Arriving from "create principal", the key is the next step.
+              autoFocus={autoFocus}
+              invalid={!!errors.name}
+            />
+          </Field>
+        </div>
+        <div className="pt-6">
+          <Button type="submit" disabled={isPending}>
+            {isPending ? "Creating…" : "Create key"}
+          </Button>
+        </div>
+      </form>
+      {message && !Object.keys(errors).length ? (
+        <div className="mt-3">
+          <Alert>{message}</Alert>
+        </div>
+      ) : null}
+      {createdKey ? <OneTimeKey value={createdKey} onDismiss={() => setCreatedKey(null)} /> : null}
+    </div>
+  );
+}

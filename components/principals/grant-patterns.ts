@@ -1,0 +1,31 @@
+import type { GovernedToolDto } from "@/components/tools/tool-queries";
+
+/**
+ * Grant patterns in the browser, to show what each one covers. The server (lib/policy/grants)
+ * validates and enforces them; this mirrors its matching only — importing it would bring zod along.
+ */
+export function patternMatches(pattern: string, gatewayName: string): boolean {
+  if (pattern === "*") return true;
+  if (pattern.endsWith("__*")) return gatewayName.startsWith(pattern.slice(0, -1));
+  return pattern === gatewayName;
+}
+
+export function toolsMatching(pattern: string, tools: GovernedToolDto[]): GovernedToolDto[] {
+  return tools.filter((tool) => patternMatches(pattern, tool.gatewayName));
+}
+
+export type GrantSuggestion = { value: string; label: string };
+
+/** Everything, each server, each tool — the patterns an admin most likely means. */
+export function grantSuggestions(tools: GovernedToolDto[]): GrantSuggestion[] {
+  const servers = new Map<string, number>();
+  for (const tool of tools) servers.set(tool.serverName, (servers.get(tool.serverName) ?? 0) + 1);
+  return [
+    { value: "*", label: `every tool (${tools.length} now, and any added later)` },
+    ...[...servers].map(([server, count]) => ({
+      value: `${server}__*`,
+      label: `every tool of ${server} (${count} now)`,
+    })),
+    ...tools.map((tool) => ({ value: tool.gatewayName, label: tool.title ?? tool.serverName })),
+  ];
+}

@@ -1,0 +1,107 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useId, useState } from "react";
+import { replaceGrantsAction } from "@/app/(dashboard)/principals/actions";
+import { QueryFallback } from "@/components/servers/detail/query-fallback";
+import { toolsListQuery } from "@/components/tools/tool-queries";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
+import { grantSuggestions, patternMatches } from "./grant-patterns";
+import { GrantRow } from "./grant-row";
+import { type PrincipalDto, principalKeys } from "./principal-queries";
+
+/** Grants: each add or remove saves the whole set at once (the API replaces it as a set). */
+export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto; canManage: boolean }) {
+  const { data: tools, error } = useQuery(toolsListQuery());
+  const [draft, setDraft] = useState("");
+  const queryClient = useQueryClient();
+  const listId = useId();
+  const save = useMutation({
+    mutationFn: async (patterns: string[]) => {
+      const result = await replaceGrantsAction(principal.id, { patterns });
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: (grants) => {
+      queryClient.setQueryData<PrincipalDto>(
+        principalKeys.detail(principal.id),
+        (p) => p && { ...p, grants },
+      );
+      void queryClient.invalidateQueries({ queryKey: principalKeys.all });
+    },
+  });
+
+  if (!tools) return <QueryFallback error={error} what="the tool catalog" />;
+  const covered = tools.filter((tool) => principal.grants.some((p) => patternMatches(p, tool.gatewayName)));
+
+  const add = (event: FormEvent) => {
+    event.preventDefault();
+    const pattern = draft.trim();
+    if (!pattern || save.isPending) return;
+    save.mutate([...principal.grants.filter((p) => p !== pattern), pattern], {
+      // Only if it still holds what was saved: the admin may have typed the next one meanwhile.
+      onSuccess: () => setDraft((current) => (current.trim() === pattern ? "" : current)),
+    });
+  };
+
+  return (
+    <div>
+      <p className="mb-3 text-sm text-slate-600">
+        <strong>Deny by default:</strong> {principal.name} may call only tools matched by a pattern below
+        {principal.grants.length === 0 ? " — with none, it can call nothing." : "."} Covered now:{" "}
+        <span data-testid="grants-coverage">
+          {covered.length} of {tools.length} tools
+        </span>
+        . Calls still go through the approval rules.
+      </p>
+      {principal.grants.length > 0 ? (
+        <ul className="mb-3 divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
+          {principal.grants.map((pattern) => (
+            <GrantRow
+              key={pattern}
+              pattern={pattern}
+              tools={tools}
+              canManage={canManage}
+              isBusy={save.isPending}
+              onRemove={() => save.mutate(principal.grants.filter((p) => p !== pattern))}
+            />
+          ))}
+        </ul>
+      ) : null}
+      {canManage ? (
+        <form onSubmit={add} className="flex flex-wrap items-center gap-2">
+          <input
+            aria-label="Grant pattern"
+            list={listId}
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+            placeholder="server__tool, server__* or *"
+            autoComplete="off"
+            className={`${inputClass} max-w-sm font-mono`}
+          />
+          <datalist id={listId}>
+            {grantSuggestions(tools).map((s) => (
+              <option key={s.value} value={s.value} label={s.label} />
+            ))}
+          </datalist>
+          <Button type="submit" disabled={save.isPending || !draft.trim()}>
+            {save.isPending ? "Saving…" : "Add grant"}
+          </Button>
+          {draft.trim() ? (
+            <span className="text-xs text-slate-500">
+              would match {tools.filter((tool) => patternMatches(draft.trim(), tool.gatewayName)).length}{" "}
+              tools
+            </span>
+          ) : null}
+        </form>
+      ) : null}
+      {save.error ? (
+        <div className="mt-3">
+          <Alert title="The grants were not saved">{save.error.message}</Alert>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+"use client";
+
+import { useState } from "react";
+import { Button } from "@/components/ui/button";
+
+/**
+ * A key's value, shown once: it lives in this component's state only (never in the query cache or
+ * the URL), so leaving the page or dismissing it loses it for good — only its hash is stored.
+ */
+export function OneTimeKey({ value, onDismiss }: { value: string; onDismiss: () => void }) {
+  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopyState("copied");
+    } catch {
+      // Clipboard access needs a secure context and permission; selecting lets the person copy by hand.
+      setCopyState("failed");
+    }
+  };
+
+  return (
+    <div data-testid="one-time-key" className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 p-3">
+      <p className="text-xs font-medium text-emerald-800">
+        The new key — copy it now: it will not be shown again.
+      </p>
+      <div className="mt-1 flex gap-2">
+        <input
+          readOnly
+          aria-label="New gateway key"
+          value={value}
+          onFocus={(event) => event.currentTarget.select()}
+          className="block w-full rounded-md border border-emerald-300 bg-white px-3 py-1.5 font-mono text-sm"
+        />
+        <Button variant="secondary" onClick={copy}>
+          {copyState === "copied" ? "Copied" : "Copy"}
+        </Button>
+        <Button variant="ghost" onClick={onDismiss}>
+          Done
+        </Button>
+      </div>
+      <p aria-live="polite" className="mt-1 text-xs text-emerald-800">
+        {copyState === "failed" ? "Could not reach the clipboard: select the key and copy it by hand." : null}
+      </p>
+      <p className="mt-1 text-xs text-slate-600">
+        Use it as <code className="font-mono">Authorization: Bearer …</code> on{" "}
+        <code className="font-mono">/mcp</code> or <code className="font-mono">POST /api/v1/calls</code>.
+      </p>
+    </div>
+  );
+}

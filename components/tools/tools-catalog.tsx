@@ -1,0 +1,80 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { QueryFallback } from "@/components/servers/detail/query-fallback";
+import { ServerStatusBadge } from "@/components/servers/server-status-badge";
+import { ButtonLink } from "@/components/ui/button";
+import { EmptyState } from "@/components/ui/empty-state";
+import { type ToolFilter, ToolFilters } from "./tool-filters";
+import { toolsListQuery } from "./tool-queries";
+import { ToolRow } from "./tool-row";
+import { filterTools, groupByServer } from "./tool-search";
+import { useCatalogEvents } from "./use-catalog-events";
+import { useDriftedToolIds } from "./use-drifted-tools";
+
+/** /tools: every tool of every server, grouped by server, with the effect editor beside the hints. */
+export function ToolsCatalog({ canManage }: { canManage: boolean }) {
+  const { data: tools, error } = useQuery(toolsListQuery());
+  const drifted = useDriftedToolIds(tools);
+  const [filter, setFilter] = useState<ToolFilter>({ q: "", server: "", isReviewOnly: false });
+  useCatalogEvents();
+
+  if (!tools) return <QueryFallback error={error} what="tools" />;
+  if (tools.length === 0) {
+    return (
+      <EmptyState
+        title="No tools discovered yet"
+        action={<ButtonLink href="/servers">Go to servers</ButtonLink>}
+      >
+        Tools appear here, live, once Switchboard connects to a server and it answers tools/list.
+      </EmptyState>
+    );
+  }
+
+  const servers = [...new Set(tools.map((tool) => tool.serverName))].sort();
+  const groups = groupByServer(filterTools(tools, filter));
+  const unclassified = tools.filter((tool) => !tool.isClassified).length;
+
+  return (
+    <div>
+      {error ? (
+        <p role="status" className="mb-3 text-xs text-amber-800">
+          Could not refresh: {error.message} Showing the last list received.
+        </p>
+      ) : null}
+      <p className="mb-3 max-w-3xl text-xs text-slate-500">
+        {tools.length} tools on {servers.length} servers · {unclassified} unclassified. A tool nobody has
+        classified is enforced as <strong>external-write</strong>. Hints come from the server itself and are
+        untrusted.{canManage ? "" : " Only admins change effects, approval rules and enablement."}
+      </p>
+      <ToolFilters filter={filter} servers={servers} onChange={setFilter} />
+      {groups.length === 0 ? (
+        <p className="py-6 text-sm text-slate-500">No tool matches these filters.</p>
+      ) : (
+        groups.map(([server, serverTools]) => {
+          const status = serverTools[0]?.serverStatus ?? "unknown";
+          return (
+            <section key={server} aria-labelledby={`server-${server}`} className="mb-6">
+              <div className="mb-2 flex flex-wrap items-center gap-2">
+                <h2 id={`server-${server}`} className="text-sm font-semibold text-slate-900">
+                  <Link href={`/servers/${encodeURIComponent(server)}`} className="hover:underline">
+                    {server}
+                  </Link>
+                </h2>
+                <ServerStatusBadge status={status} />
+                <span className="text-xs text-slate-500">{serverTools.length} shown</span>
+              </div>
+              <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
+                {serverTools.map((tool) => (
+                  <ToolRow key={tool.id} tool={tool} isDrifted={drifted.has(tool.id)} canManage={canManage} />
+                ))}
+              </ul>
+            </section>
+          );
+        })
+      )}
+    </div>
+  );
+}

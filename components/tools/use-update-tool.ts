@@ -1,0 +1,30 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { updateToolAction } from "@/app/(dashboard)/tools/actions";
+import { serverKeys } from "@/components/servers/server-queries";
+import type { ApprovalRule } from "@/lib/policy/approval-rules";
+import type { EffectClass } from "@/lib/policy/effects";
+import { type GovernedToolDto, toolKeys } from "./tool-queries";
+
+export type ToolPatch = { effect?: EffectClass | null; enabled?: boolean; approvalRule?: ApprovalRule };
+
+/** Writes go through the server action; the saved tool replaces its row at once, then lists refetch. */
+export function useUpdateTool(tool: GovernedToolDto) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (patch: ToolPatch) => {
+      const result = await updateToolAction(tool.id, patch);
+      if (!result.ok) throw new Error(result.error.message);
+      return result.data;
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData<GovernedToolDto[]>(toolKeys.list(), (tools) =>
+        tools?.map((t) => (t.id === saved.id ? saved : t)),
+      );
+      void queryClient.invalidateQueries({ queryKey: toolKeys.all });
+      // The server detail page shows the same tools with their effect badges.
+      void queryClient.invalidateQueries({ queryKey: serverKeys.detail(saved.serverName) });
+    },
+  });
+}

@@ -1,0 +1,175 @@
+import path from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { e2eBootstrapKey } from "../../playwright.config";
+import { expect, test } from "./fixtures";
+
+/**
+ * Tools, Playground and Principals as an admin uses them: classify a tool beside its (untrusted)
+ * hints, run it as yourself through the governed path, then onboard an agent — key shown once,
+ * grants deny by default — and prove the key can call exactly what was granted.
+ */
+
+const WORD_COUNT = "local-tools__word_count";
+/** A fixture server whose `mutable` tool changes its description when `toggle` is called. */
+const driftServer = {
+  name: "drift-demo",
+  transport: "stdio",
+  command: "node",
+  args: ["--import", "tsx", path.join(process.cwd(), "tests/fixtures/mcp-servers/catalog-changing.ts")],
+  cwd: process.cwd(),
+};
+
+type ToolsBody = { tools: { id: string; gatewayName: string; effect: string | null }[] };
+type CallBody = { call: { status: string; result: { content?: { text?: string }[] } | null } };
+
+async function waitUntilReady(api: APIRequestContext, name: string) {
+  await expect
+    .poll(
+      async () => {
+        const body = (await (await api.get("/api/v1/servers")).json()) as {
+          servers: { name: string; status: string }[];
+        };
+        return body.servers.find((server) => server.name === name)?.status;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe("ready");
+}
+
+async function findTool(api: APIRequestContext, gatewayName: string) {
+  const body = (await (await api.get(`/api/v1/tools?q=${gatewayName}`)).json()) as ToolsBody;
+  return body.tools.find((tool) => tool.gatewayName === gatewayName);
+}
+
+/** POST /api/v1/calls as an agent, with its own gateway key. */
+async function callAs(page: Page, key: string, tool: string, args: Record<string, unknown>) {
+  const response = await page.request.post("/api/v1/calls", {
+    headers: { Authorization: `Bearer ${key}` },
+    data: { tool, arguments: args },
+  });
+  return (await response.json()) as CallBody;
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.describe("tools, playground and principals", () => {
+  test.afterAll(async ({ playwright, baseURL }) => {
+    // Put word_count back to unclassified, so other specs see the demo server as shipped. (The `api`
+    // fixture is per test; afterAll gets its own context.)
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+    });
+    const tool = await findTool(api, WORD_COUNT);
+    if (tool) await api.patch(`/api/v1/tools/${tool.id}`, { data: { effect: null } });
+    await api.delete(`/api/v1/servers/${driftServer.name}`);
+    await api.dispose();
+  });
+
+  test("classify word_count as read beside its hints, then run it in the playground without approval", async ({
+    page,
+    api,
+  }) => {
+    await waitUntilReady(api, "local-tools");
+
+    await page.goto("/tools");
+    await expect(page.getByRole("heading", { name: "Tools", level: 1 })).toBeVisible();
+    await page.getByRole("searchbox", { name: "Search tools" }).fill("word_count");
+    const row = page.getByTestId(`tool-${WORD_COUNT}`);
+    await expect(row.getByText("Server hints (untrusted)")).toBeVisible();
+    await expect(row.getByText("read-only")).toBeVisible();
+    const effect = row.getByLabel("Effect", { exact: true });
+    await expect(effect).toHaveValue("");
+    await expect(row.getByText("Treated as external-write until an admin classifies it.")).toBeVisible();
+
+    await effect.selectOption("read");
+    await expect(row.getByText("Treated as external-write until an admin classifies it.")).toHaveCount(0);
+    await expect(row.getByTitle("Enforced as external-write until an admin classifies it")).toHaveCount(0);
+    await expect(row.getByText("Calls run without approval.")).toBeVisible();
+    await expect.poll(async () => (await findTool(api, WORD_COUNT))?.effect).toBe("read");
+
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Playground" }).click();
+    await expect(page.getByRole("heading", { name: "Playground", level: 1 })).toBeVisible();
+    await page.getByRole("combobox", { name: "Tool" }).fill("word_count");
+    await page.getByRole("option", { name: new RegExp(WORD_COUNT) }).click();
+    await expect(page.getByText("runs without approval")).toBeVisible();
+    await page.getByRole("textbox", { name: "text", exact: true }).fill("one two three");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+
+    const result = page.getByTestId("call-result");
+    await expect(result).toContainText("3 words", { timeout: 20_000 });
+    await expect(result).toContainText("Succeeded");
+    await expect(result.getByRole("row", { name: "words 3" })).toBeVisible();
+    await expect(result.getByTestId("call-duration")).toContainText(/took \d/);
+    await expect(page.getByTestId("call-waiting")).toHaveCount(0);
+  });
+
+  test("create a principal, see its key once, and grant it local-tools__* (deny by default)", async ({
+    page,
+  }) => {
+    const name = `e2e-agent-${Date.now().toString(36)}`;
+    await page.goto("/principals");
+    await page.getByRole("textbox", { name: "Name", exact: true }).fill(name);
+    await page.getByRole("textbox", { name: "Description" }).fill("Playwright's agent");
+    await page.getByRole("button", { name: "Create principal" }).click();
+    await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+    const principalId = decodeURIComponent(/\/principals\/([^/?]+)/.exec(page.url())?.[1] ?? "");
+    expect(principalId).not.toBe("");
+    await expect(page.getByTestId("grants-coverage")).toContainText(/^0 of \d+ tools$/);
+
+    await page.getByRole("textbox", { name: "Key name" }).fill("laptop");
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = await page.getByRole("textbox", { name: "New gateway key" }).inputValue();
+    expect(key).toMatch(/^sb_/);
+    await expect(page.getByTestId("principal-key-laptop")).toContainText("Active");
+
+    // Shown once: after a reload only the prefix is left.
+    await page.reload();
+    await expect(page.getByTestId("one-time-key")).toHaveCount(0);
+    await expect(page.getByTestId("principal-key-laptop")).toContainText(key.slice(0, 9));
+    await expect(page.locator("body")).not.toContainText(key);
+
+    // Deny by default: no grant yet, so the agent's call is refused.
+    expect((await callAs(page, key, WORD_COUNT, { text: "one two three" })).call.status).toBe("denied");
+
+    await page.getByRole("combobox", { name: "Grant pattern" }).fill("local-tools__*");
+    await page.getByRole("button", { name: "Add grant" }).click();
+    await expect(page.getByTestId("grant-local-tools__*")).toContainText("matches 3 tools");
+    const grants = await page.request.get(`/api/v1/principals/${principalId}/grants`);
+    expect(await grants.json()).toEqual({ patterns: ["local-tools__*"] });
+
+    const granted = await callAs(page, key, WORD_COUNT, { text: "one two three" });
+    expect(granted.call.status).toBe("succeeded");
+    expect(granted.call.result?.content?.[0]?.text).toContain("3 words");
+  });
+
+  test("lowering an effect below the hints asks first; a drifted tool falls back to unclassified, flagged live", async ({
+    page,
+    api,
+  }) => {
+    expect((await api.post("/api/v1/servers", { data: driftServer })).status()).toBe(201);
+    await waitUntilReady(api, driftServer.name);
+    await page.goto("/tools");
+    await page.getByRole("combobox", { name: "Server" }).selectOption(driftServer.name);
+
+    // No hints at all: MCP reads that as possibly destructive, so "write" is a lowering to confirm.
+    const mutable = page.getByTestId("tool-drift-demo__mutable");
+    await mutable.getByLabel("Effect", { exact: true }).selectOption("write");
+    await expect(mutable.getByRole("alert")).toContainText("possibly destructive");
+    await mutable.getByRole("button", { name: "Set to write" }).click();
+    await expect.poll(async () => (await findTool(api, "drift-demo__mutable"))?.effect).toBe("write");
+    const toggle = page.getByTestId("tool-drift-demo__toggle");
+    await toggle.getByLabel("Effect", { exact: true }).selectOption("read");
+    await toggle.getByRole("button", { name: "Set to read" }).click();
+    await expect.poll(async () => (await findTool(api, "drift-demo__toggle"))?.effect).toBe("read");
+    await expect(mutable.getByText("needs review")).toHaveCount(0);
+
+    // `toggle` rewrites `mutable`'s description: its reviewed class no longer applies. The page,
+    // left open, learns it from the event stream.
+    const call = await page.request.post("/api/v1/calls", { data: { tool: "drift-demo__toggle" } });
+    expect(((await call.json()) as CallBody).call.status).toBe("succeeded");
+    await expect(mutable.getByText("needs review")).toBeVisible({ timeout: 20_000 });
+    await expect(mutable.getByLabel("Effect", { exact: true })).toHaveValue("");
+    await expect(mutable).toContainText("Generation 1.");
+  });
+});
