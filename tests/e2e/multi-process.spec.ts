@@ -111,3 +111,65 @@ test("events travel the other way too: a server registered through B shows on A'
   expect(first).toMatchObject({ serverName: "tools-on-b" });
   onA.close();
 });
+
+test("a call waiting on process A is approved through process B and completes", async () => {
+  const [a, b] = cluster.processes;
+  if (!a || !b) throw new Error("two processes expected");
+  // The previous test disabled local-tools; turn it back on and let both pools connect it.
+  expect((await a.api("PATCH", "/api/v1/servers/local-tools", { enabled: true })).status).toBe(200);
+  await expect
+    .poll(
+      async () => (await (await a.api("GET", "/api/v1/servers/local-tools")).json()).server.status as string,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe("ready");
+
+  const principal = (await (await a.api("POST", "/api/v1/principals", { name: "agent-on-a" })).json())
+    .principal;
+  await a.api("PUT", `/api/v1/principals/${principal.id}/grants`, { patterns: ["local-tools__*"] });
+  const { key } = await (
+    await a.api("POST", `/api/v1/principals/${principal.id}/keys`, { name: "k" })
+  ).json();
+
+  // The agent's call on A waits (echo is unclassified → external-write → needs approval).
+  const waiting = fetch(`${a.url}/api/v1/calls`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      tool: "local-tools__echo",
+      arguments: { text: "across processes" },
+      waitSeconds: 90,
+    }),
+  });
+
+  let approvalId = "";
+  await expect
+    .poll(
+      async () => {
+        const page = await (await b.api("GET", "/api/v1/approvals?status=pending")).json();
+        approvalId = page.approvals[0]?.id ?? "";
+        return approvalId;
+      },
+      { timeout: 30_000 },
+    )
+    .not.toBe("");
+  const decided = await b.api("POST", `/api/v1/approvals/${approvalId}/approve`, { reason: "approved on B" });
+  expect(decided.status, await decided.clone().text()).toBe(200);
+
+  const response = await waiting;
+  expect(response.status).toBe(200);
+  const { call } = await response.json();
+  expect(call).toMatchObject({
+    status: "succeeded",
+    approval: { status: "approved", reason: "approved on B" },
+  });
+  expect(JSON.stringify(call.result)).toContain("across processes");
+
+  // It ran once, on whichever process claimed it.
+  const timeline = (await (await b.api("GET", `/api/v1/calls/${call.id}`)).json()).timeline as {
+    type: string;
+  }[];
+  expect(timeline.filter((step) => step.type === "call.started")).toHaveLength(1);
+});
