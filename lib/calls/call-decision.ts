@@ -26,6 +26,7 @@ export type CallTarget = {
   effect: EffectClass;
   isClassified: boolean;
   approvalRule: ApprovalRule;
+  callTimeoutMs: number;
 };
 
 const allow: Decision = { kind: "allow" };
@@ -60,7 +61,12 @@ export async function findCallTarget(
   params: { tenantId: string; gatewayName: string },
 ): Promise<CallTarget | undefined> {
   const rows = await db
-    .select({ tool: tools, serverName: mcpServers.name, serverEnabled: mcpServers.enabled })
+    .select({
+      tool: tools,
+      serverName: mcpServers.name,
+      serverEnabled: mcpServers.enabled,
+      callTimeoutMs: mcpServers.callTimeoutMs,
+    })
     .from(tools)
     .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
     .where(
@@ -90,6 +96,7 @@ export async function findCallTarget(
     effect: effectiveEffect(row.tool),
     isClassified: row.tool.effect !== null,
     approvalRule: row.tool.approvalRule,
+    callTimeoutMs: row.callTimeoutMs,
   };
 }
 

@@ -16,11 +16,11 @@ import {
   gateCall,
   loadGrants,
 } from "./call-decision";
-import { type CallDto, type CallView, loadCallView, toCallDto } from "./call-view";
+import { type CallDto, type CallView, isFinished, loadCallView, toCallDto } from "./call-view";
 import { registerLocalWaiter } from "./local-waiters";
 import { findRepeatedCall, recordCall } from "./record-call";
 import type { Requester } from "./requester";
-import { runApprovedCall } from "./run-approved-call";
+import { type FreshCall, runApprovedCall } from "./run-approved-call";
 import { scrubValue } from "./scrub";
 import { sealArguments } from "./sealed-arguments";
 import { loadWorkspaceSecrets } from "./workspace-secrets";
@@ -80,7 +80,12 @@ export async function executeToolCall(db: Database, params: ExecuteToolCallParam
       : null,
     expirySeconds: policy.expirySeconds,
   });
-  return followCall(db, params, view, { waitMs: request.waitMs, isOwnRequest: created });
+  return followCall(db, params, view, {
+    waitMs: request.waitMs,
+    isOwnRequest: created,
+    // Checked in this request a moment ago: the run need not look the tool up again.
+    target: created && target ? { callTimeoutMs: target.callTimeoutMs } : undefined,
+  });
 }
 
 /**
@@ -109,7 +114,7 @@ async function followCall(
   db: Database,
   params: ExecuteToolCallParams,
   view: CallView,
-  options: { waitMs: number; isOwnRequest: boolean },
+  options: { waitMs: number; isOwnRequest: boolean; target?: FreshCall["target"] },
 ): Promise<CallDto> {
   const { tenantId } = params;
   const callId = view.call.id;
@@ -117,7 +122,12 @@ async function followCall(
     ? registerLocalWaiter(callId, { signal: params.signal, onProgress: params.onProgress })
     : () => {};
   try {
-    if (view.call.status === "approved") await runApprovedCall(db, { tenantId, callId });
+    if (view.call.status === "approved") {
+      const fresh = options.target ? { view, target: options.target } : undefined;
+      const ran = await runApprovedCall(db, { tenantId, callId, fresh });
+      // Ran here to the end: its final state is known, nothing to wait for or read back.
+      if (ran && isFinished(ran.call.status)) return toCallDto(ran);
+    }
     let latest = await awaitCall(db, { tenantId, callId, timeoutMs: options.waitMs, signal: params.signal });
     if (params.signal?.aborted && options.isOwnRequest && latest.call.status === "pending_approval") {
       await withdrawPendingCall(db, { tenantId, callId });

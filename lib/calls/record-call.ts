@@ -33,26 +33,37 @@ export async function recordCall(db: Database, call: NewCall): Promise<{ view: C
       .insert(calls)
       .values(toCallValues(call))
       .onConflictDoNothing({ target: [calls.tenantId, calls.requesterId, calls.idempotencyKey] })
-      .returning({ id: calls.id });
-    if (row && call.decision.kind === "needs_approval") {
-      await tx.insert(approvals).values({
+      .returning();
+    if (!row) return undefined;
+    if (call.decision.kind !== "needs_approval") return { row, approval: null };
+    const [approval] = await tx
+      .insert(approvals)
+      .values({
         tenantId: call.tenantId,
         callId: row.id,
         requiredBecause: call.decision.reason,
         // Set here rather than by the database: millisecond times keep paging cursors exact.
         createdAt: new Date(),
         expiresAt: new Date(Date.now() + call.expirySeconds * 1000),
-      });
-    }
-    return row !== undefined;
+      })
+      .returning();
+    return { row, approval: approval ?? null };
   });
   if (!inserted) {
     const repeated = await findRepeatedCall(db, call);
     if (!repeated) throw new AppError("internal", "The call of that idempotency key vanished.");
     return { view: repeated, created: false };
   }
-  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
-  if (!view) throw new AppError("internal", "The call was not recorded.");
+  // The view of what was just written, without reading it back: a new call has no decider yet,
+  // its server and requester are the ones the decision was made for.
+  const view: CallView = {
+    call: inserted.row,
+    serverName: call.target?.serverName ?? null,
+    requesterName: call.requester.name,
+    approval: inserted.approval,
+    deciderUserName: null,
+    deciderKeyName: null,
+  };
   await recordDecisionEvents(db, view, call.decision);
   return { view, created: true };
 }

@@ -5,7 +5,7 @@ import { isAppError } from "@/lib/errors";
 import type { CallToolOptions } from "@/lib/mcp/pool";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { recordCallEvent } from "./call-events";
-import { type CallErrorCode, type CallRow, loadCallView } from "./call-view";
+import { type CallErrorCode, type CallRow, type CallView, loadCallView } from "./call-view";
 import { localWaiterOf } from "./local-waiters";
 import { type BoundedResult, boundResult } from "./result-bounds";
 import { scrubText } from "./scrub";
@@ -16,18 +16,23 @@ import { loadWorkspaceSecrets } from "./workspace-secrets";
  * Runs a call that is approved — by policy at once, or by an operator later — on this process's
  * pooled connection. Any process may try (the caller waiting for it, the one that recorded the
  * approval); the conditional update approved → running lets exactly one of them run it.
- * Returns false when another process had it, or it was not approved.
+ * Returns the finished call's view when this process ran it; undefined when another process had
+ * it, or it was not approved. A caller that just recorded the call (allowed at once) passes what
+ * it already knows — its view and the target it checked a moment ago — so the run reads neither
+ * back.
  */
 
 type RunOptions = Pick<CallToolOptions, "signal" | "onProgress">;
 type Outcome =
   | { kind: "result"; result: unknown; durationMs: number }
   | { kind: "error"; code: CallErrorCode; message: string; durationMs: number | null };
+/** What the recorder of a call allowed at once knows: checked in the same request, not minutes ago. */
+export type FreshCall = { view: CallView; target: { callTimeoutMs: number } };
 
 export async function runApprovedCall(
   db: Database,
-  params: { tenantId: string; callId: string } & RunOptions,
-): Promise<boolean> {
+  params: { tenantId: string; callId: string; fresh?: FreshCall } & RunOptions,
+): Promise<CallView | undefined> {
   const [claimed] = await db
     .update(calls)
     .set({ status: "running", startedAt: new Date() })
@@ -35,38 +40,33 @@ export async function runApprovedCall(
       and(eq(calls.tenantId, params.tenantId), eq(calls.id, params.callId), eq(calls.status, "approved")),
     )
     .returning();
-  if (!claimed) return false;
+  if (!claimed) return undefined;
   const options = { ...localWaiterOf(params.callId), ...definedOnly(params) };
+  let view: CallView | undefined = params.fresh ? { ...params.fresh.view, call: claimed } : undefined;
   let outcome: Outcome;
   try {
-    await announce(db, claimed, "started");
-    outcome = await invokeTool(db, claimed, options);
+    view ??= await loadCallView(db, { tenantId: claimed.tenantId, callId: claimed.id });
+    if (view) await recordCallEvent(db, view, { type: "call.started" });
+    outcome = await invokeTool(db, claimed, options, params.fresh?.target);
   } catch (error) {
     outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
   }
-  await finishCall(db, claimed, outcome);
-  return true;
+  return finishCall(db, claimed, view, outcome);
 }
 
-async function invokeTool(db: Database, call: CallRow, options: RunOptions): Promise<Outcome> {
+async function invokeTool(
+  db: Database,
+  call: CallRow,
+  options: RunOptions,
+  checked: { callTimeoutMs: number } | undefined,
+): Promise<Outcome> {
   const fail = (code: CallErrorCode, message: string): Outcome => ({
     kind: "error",
     code,
     message,
     durationMs: null,
   });
-  const [target] = await db
-    .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
-    .from(tools)
-    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
-    .where(
-      and(
-        eq(tools.serverId, call.serverId ?? ""),
-        eq(tools.name, call.toolName),
-        eq(tools.enabled, true),
-        isNull(tools.removedAt),
-      ),
-    );
+  const target = checked ? { ...checked, serverEnabled: true } : await findRunTarget(db, call);
   // Approval may have taken minutes: what an admin changed meanwhile still counts.
   if (!target)
     return fail("policy_denied", `${call.gatewayName} was disabled or removed before it could run.`);
@@ -98,6 +98,23 @@ async function invokeTool(db: Database, call: CallRow, options: RunOptions): Pro
   }
 }
 
+/** The tool as it is now: enabled, live, and its server's call timeout. */
+async function findRunTarget(db: Database, call: CallRow) {
+  const [target] = await db
+    .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
+    .from(tools)
+    .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
+    .where(
+      and(
+        eq(tools.serverId, call.serverId ?? ""),
+        eq(tools.name, call.toolName),
+        eq(tools.enabled, true),
+        isNull(tools.removedAt),
+      ),
+    );
+  return target;
+}
+
 function describeFailure(error: unknown): { code: CallErrorCode; message: string } {
   if (!isAppError(error))
     return { code: "upstream_error", message: (error as Error)?.message ?? String(error) };
@@ -115,13 +132,19 @@ function describeFailure(error: unknown): { code: CallErrorCode; message: string
   }
 }
 
-async function finishCall(db: Database, call: CallRow, outcome: Outcome): Promise<void> {
+async function finishCall(
+  db: Database,
+  call: CallRow,
+  view: CallView | undefined,
+  outcome: Outcome,
+): Promise<CallView | undefined> {
+  // Read again, not reused from the start of the call: a secret written meanwhile is scrubbed too.
   const secrets = await loadWorkspaceSecrets(db, { tenantId: call.tenantId });
   const status: CallStatus =
     outcome.kind === "result" ? "succeeded" : outcome.code === "cancelled" ? "cancelled" : "failed";
   const result: BoundedResult | null =
     outcome.kind === "result" ? boundResult(outcome.result, { secrets }) : null;
-  await db
+  const [finished] = await db
     .update(calls)
     .set({
       status,
@@ -132,29 +155,29 @@ async function finishCall(db: Database, call: CallRow, outcome: Outcome): Promis
       finishedAt: new Date(),
       sealedArguments: null,
     })
-    .where(and(eq(calls.id, call.id), eq(calls.status, "running")));
-  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
-  if (!view) return;
+    .where(and(eq(calls.id, call.id), eq(calls.status, "running")))
+    .returning();
+  const after =
+    finished && view
+      ? { ...view, call: finished }
+      : await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
+  if (!after) return undefined;
   if (outcome.kind === "result") {
-    await recordCallEvent(db, view, {
+    await recordCallEvent(db, after, {
       type: "call.succeeded",
       durationMs: outcome.durationMs,
       isError: result?.isError === true,
     });
   } else if (status === "cancelled") {
-    await recordCallEvent(db, view, { type: "call.cancelled" });
+    await recordCallEvent(db, after, { type: "call.cancelled" });
   } else {
-    await recordCallEvent(db, view, {
+    await recordCallEvent(db, after, {
       type: "call.failed",
       durationMs: outcome.durationMs,
       errorCode: outcome.code,
     });
   }
-}
-
-async function announce(db: Database, call: CallRow, what: "started"): Promise<void> {
-  const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
-  if (view) await recordCallEvent(db, view, { type: `call.${what}` });
+  return after;
 }
 
 /**

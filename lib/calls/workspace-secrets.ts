@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { mcpServers } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { listSecrets, readSecretValue } from "@/lib/secrets/secrets";
+import { readSecretValues } from "@/lib/secrets/secrets";
 import { normalizeSecrets } from "./scrub";
 
 /**
@@ -10,14 +10,11 @@ import { normalizeSecrets } from "./scrub";
  * Read per call: a secret written a second ago must already be scrubbed.
  */
 export async function loadWorkspaceSecrets(db: Database, params: { tenantId: string }): Promise<string[]> {
-  const stored = await listSecrets(db, params);
-  const values = await Promise.all(
-    stored.map((secret) => readSecretValue(db, { tenantId: params.tenantId, name: secret.name })),
-  );
-  return normalizeSecrets([
-    ...values.filter((v) => v !== undefined),
-    ...(await readReferencedEnv(db, params)),
+  const [stored, referenced] = await Promise.all([
+    readSecretValues(db, params),
+    readReferencedEnv(db, params),
   ]);
+  return normalizeSecrets([...stored, ...referenced]);
 }
 
 async function readReferencedEnv(db: Database, params: { tenantId: string }): Promise<string[]> {

@@ -39,30 +39,34 @@ export class EventHub {
   async record(db: Queryable, params: { tenantId: string; event: SwitchboardEvent }): Promise<RecordedEvent> {
     const event = eventSchema.parse(params.event);
     const { type, ...data } = event;
-    const [row] = await db
-      .insert(events)
-      .values({
-        tenantId: params.tenantId,
-        type,
-        serverId: "serverId" in event ? event.serverId : null,
-        callId: "callId" in event ? event.callId : null,
-        data,
-      })
-      .returning({ id: events.id, createdAt: events.createdAt });
-    if (!row) throw new Error("The event was not recorded.");
+    const values = {
+      tenantId: params.tenantId,
+      type,
+      serverId: "serverId" in event ? event.serverId : null,
+      callId: "callId" in event ? event.callId : null,
+      data,
+    };
+    const inTransaction = db instanceof PgTransaction;
+    const row = await insertAndAnnounce(db, values).catch(async (error: unknown) => {
+      // In a transaction the failure has aborted it: the caller must know. Outside one, store the
+      // event without the NOTIFY; other processes' relays find it on their next sweep.
+      if (inTransaction) throw error;
+      return this.insertThenAnnounce(db, values);
+    });
     const recorded: RecordedEvent = {
       ...event,
       id: row.id,
       tenantId: params.tenantId,
       createdAt: row.createdAt.toISOString(),
     };
-    const inTransaction = db instanceof PgTransaction;
-    await this.announce(db, recorded, inTransaction);
     // Inside a transaction the event is not visible (and may still roll back): publishing now would
     // wake a waiter that then reads the old state. PostgreSQL delivers a NOTIFY sent in a
     // transaction only at commit, so with a relay the event is published when that arrives.
     // Without one (scripts, tests) there is nobody to hear it: publish now, as before.
-    if (!inTransaction || !this.relay) this.publish(recorded);
+    // The NOTIFY leaves with the INSERT, so this process's relay may have read the event back and
+    // published it before this line: once per id.
+    const relayedAlready = this.relay?.handle.db === db && this.delivered.has(recorded.id);
+    if ((!inTransaction || !this.relay) && !relayedAlready) this.publish(recorded);
     return recorded;
   }
 
@@ -145,17 +149,51 @@ export class EventHub {
     this.maxDelivered = 0;
   }
 
-  private async announce(db: Queryable, event: RecordedEvent, inTransaction: boolean): Promise<void> {
-    const payload = JSON.stringify({ id: event.id, tenantId: event.tenantId });
+  /** The slow path, two statements: the event is stored even when its NOTIFY fails. */
+  private async insertThenAnnounce(
+    db: Queryable,
+    values: typeof events.$inferInsert,
+  ): Promise<InsertedEvent> {
+    const [row] = await db
+      .insert(events)
+      .values(values)
+      .returning({ id: events.id, createdAt: events.createdAt });
+    if (!row) throw new Error("The event was not recorded.");
+    const payload = JSON.stringify({ id: row.id, tenantId: values.tenantId });
     try {
       await db.execute(sql`select pg_notify(${EVENT_CHANNEL}, ${payload})`);
     } catch (error) {
-      // In a transaction the failure has aborted it: the caller must know. Outside one the event
-      // is stored; other processes' relays find it on their next sweep.
-      if (inTransaction) throw error;
-      console.error(`[switchboard] event ${event.id}: NOTIFY failed: ${(error as Error).message}`);
+      console.error(`[switchboard] event ${row.id}: NOTIFY failed: ${(error as Error).message}`);
     }
+    return row;
   }
+}
+
+type InsertedEvent = { id: number; createdAt: Date };
+
+/**
+ * INSERT and NOTIFY in one statement (one round trip on the call path). The payload is
+ * `{"id":…,"tenantId":"…"}` as the relay expects — built by the database from the new row.
+ */
+async function insertAndAnnounce(db: Queryable, values: typeof events.$inferInsert): Promise<InsertedEvent> {
+  const inserted = db
+    .$with("inserted")
+    .as(
+      db
+        .insert(events)
+        .values(values)
+        .returning({ id: events.id, tenantId: events.tenantId, createdAt: events.createdAt }),
+    );
+  const [row] = await db
+    .with(inserted)
+    .select({
+      id: inserted.id,
+      createdAt: inserted.createdAt,
+      notified: sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', ${inserted.id}, 'tenantId', ${inserted.tenantId})::text)`,
+    })
+    .from(inserted);
+  if (!row) throw new Error("The event was not recorded.");
+  return { id: row.id, createdAt: row.createdAt };
 }
 
 /** Closing a database stops its relay first, so no listener or timer outlives the connection. */

@@ -103,6 +103,15 @@ export async function readSecretValue(
   return row ? decryptSecret(secretKey(), row.ciphertext, aad(params.tenantId, params.name)) : undefined;
 }
 
+/** Server side only: every secret value of the tenant, in one read (for scrubbing). */
+export async function readSecretValues(db: Database, params: { tenantId: string }): Promise<string[]> {
+  const rows = await db
+    .select({ name: secrets.name, ciphertext: secrets.ciphertext })
+    .from(secrets)
+    .where(eq(secrets.tenantId, params.tenantId));
+  return rows.map((row) => decryptSecret(secretKey(), row.ciphertext, aad(params.tenantId, row.name)));
+}
+
 export async function deleteSecret(db: Database, params: { tenantId: string; name: string }): Promise<void> {
   const deleted = await db
     .delete(secrets)
