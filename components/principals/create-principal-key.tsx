@@ -6,8 +6,8 @@ import { createPrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
+import { OneTimeKey } from "@/components/ui/one-time-key";
 import type { FieldErrors } from "@/lib/errors";
-import { OneTimeKey } from "./one-time-key";
 import { principalKeys } from "./principal-queries";
 
 /** A gateway-only key for the principal (the service never gives an agent's key admin rights). */
@@ -64,7 +64,20 @@ export function CreatePrincipalKey({ principalId, autoFocus }: { principalId: st
           <Alert>{message}</Alert>
         </div>
       ) : null}
-      {createdKey ? <OneTimeKey value={createdKey} onDismiss={() => setCreatedKey(null)} /> : null}
+      {createdKey ? (
+        <OneTimeKey
+          value={createdKey}
+          label="New gateway key"
+          usage={
+            <>
+              Use it as <code className="font-mono">Authorization: Bearer …</code> on{" "}
+              <code className="font-mono">/mcp</code> or <code className="font-mono">POST /api/v1/calls</code>
+              .
+            </>
+          }
+          onDismiss={() => setCreatedKey(null)}
+        />
+      ) : null}
     </div>
   );
 }

@@ -6,6 +6,7 @@ import { createApiKeyAction } from "@/app/(dashboard)/settings/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
+import { OneTimeKey } from "@/components/ui/one-time-key";
 import type { FieldErrors } from "@/lib/errors";
 
 /** Creates a key and shows its value exactly once. */
@@ -71,18 +72,17 @@ export function CreateApiKey() {
         </div>
       ) : null}
       {createdKey ? (
-        <div className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 p-3">
-          <p className="text-xs font-medium text-emerald-800">
-            Your new key (copy it now; it will not be shown again)
-          </p>
-          <input
-            readOnly
-            aria-label="New API key"
-            value={createdKey}
-            onFocus={(e) => e.currentTarget.select()}
-            className="mt-1 block w-full rounded-md border border-emerald-300 bg-white px-3 py-1.5 font-mono text-sm"
-          />
-        </div>
+        <OneTimeKey
+          value={createdKey}
+          label="New API key"
+          usage={
+            <>
+              Send it as <code className="font-mono">Authorization: Bearer …</code> to the REST API or set{" "}
+              <code className="font-mono">SWITCHBOARD_API_KEY</code> for the CLI.
+            </>
+          }
+          onDismiss={() => setCreatedKey(null)}
+        />
       ) : null}
     </section>
   );

@@ -7,7 +7,19 @@ import { Button } from "@/components/ui/button";
  * A key's value, shown once: it lives in this component's state only (never in the query cache or
  * the URL), so leaving the page or dismissing it loses it for good — only its hash is stored.
  */
-export function OneTimeKey({ value, onDismiss }: { value: string; onDismiss: () => void }) {
+export function OneTimeKey({
+  value,
+  label,
+  usage,
+  onDismiss,
+}: {
+  value: string;
+  /** the input's accessible name, e.g. "New gateway key" */
+  label: string;
+  /** where the key goes, shown under it */
+  usage: React.ReactNode;
+  onDismiss: () => void;
+}) {
   const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
 
   const copy = async () => {
@@ -28,7 +40,7 @@ export function OneTimeKey({ value, onDismiss }: { value: string; onDismiss: () 
       <div className="mt-1 flex gap-2">
         <input
           readOnly
-          aria-label="New gateway key"
+          aria-label={label}
           value={value}
           onFocus={(event) => event.currentTarget.select()}
           className="block w-full rounded-md border border-emerald-300 bg-white px-3 py-1.5 font-mono text-sm"
@@ -43,10 +55,7 @@ export function OneTimeKey({ value, onDismiss }: { value: string; onDismiss: () 
       <p aria-live="polite" className="mt-1 text-xs text-emerald-800">
         {copyState === "failed" ? "Could not reach the clipboard: select the key and copy it by hand." : null}
       </p>
-      <p className="mt-1 text-xs text-slate-600">
-        Use it as <code className="font-mono">Authorization: Bearer …</code> on{" "}
-        <code className="font-mono">/mcp</code> or <code className="font-mono">POST /api/v1/calls</code>.
-      </p>
+      <p className="mt-1 text-xs text-slate-600">{usage}</p>
     </div>
   );
 }
