@@ -15,6 +15,7 @@ import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./ga
 import { callThroughGateway } from "./gateway-call";
 import { callMetaTool, isMetaTool, metaTools } from "./gateway-meta";
 import type { ProgressSend } from "./gateway-progress";
+import { registerResourceHandlers } from "./gateway-resources";
 import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./gateway-tools";
 
 /**
@@ -77,11 +78,13 @@ function buildGatewayServer(
 ): Server {
   const { principal, scope } = context;
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
+    // Resources and prompts always declared: the lists are simply empty when nothing is permitted.
+    capabilities: { tools: {}, resources: {}, prompts: {} },
     instructions:
       "Switchboard: the tools you are granted on the MCP servers of this workspace. Some calls wait for a " +
       "person's approval; a result naming a call id can be collected with switchboard__wait_call.",
   });
+  registerResourceHandlers(server, db, { principal, scope, signal: context.requestSignal });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     // Returned as plain objects: nothing here goes through a schema library (see gateway-tools).

@@ -1,0 +1,178 @@
+import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { catalogEntries, mcpServers } from "@/db/schema";
+import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import type { GatewayScope } from "@/lib/mcp/gateway-tools";
+import { createPrincipalKey, replaceGrants } from "@/lib/principals/principal-access";
+import { createPrincipal } from "@/lib/principals/principals";
+import { registerServer } from "@/lib/servers/registry";
+import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { binOf } from "../fixtures/mcp-servers/pool-harness";
+
+/*
+ * Resources, resource templates and prompts through the gateway, in-process (set up as in
+ * gateway.test.ts), against the reference server-everything over stdio. A principal granted one
+ * tool of `everything` sees its resources and prompts; the world's agent (no grant there) does not.
+ */
+
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+
+const BASE = "http://127.0.0.1:3000";
+
+async function connect(key: string, scope: GatewayScope = "all"): Promise<Client> {
+  const path = scope === "all" ? "/mcp" : `/mcp/servers/${scope.server}`;
+  const transport = new StreamableHTTPClientTransport(new URL(path, BASE), {
+    requestInit: { headers: { Authorization: `Bearer ${key}` } },
+    fetch: async (input, init) => handleGatewayRequest(new Request(input, init), { scope }),
+  });
+  const client = new Client({ name: "gateway-resources-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<McpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
+}
+
+describe("gateway resources and prompts (in-process, PGlite, server-everything)", () => {
+  let world: CallsWorld;
+  let granted: Client;
+  let ungranted: Client;
+  let grantedKey: string;
+
+  beforeAll(async () => {
+    world = await openCallsWorld("pglite");
+    const server = await registerServer(world.handle.db, {
+      tenantId: world.tenantId,
+      input: {
+        name: "everything",
+        transport: "stdio",
+        command: "node",
+        args: [binOf("mcp-server-everything"), "stdio"],
+      },
+    });
+    await eventually(async () => {
+      const rows = await world.handle.db
+        .select({ kind: catalogEntries.kind })
+        .from(catalogEntries)
+        .innerJoin(mcpServers, eq(mcpServers.id, catalogEntries.serverId))
+        .where(and(eq(mcpServers.id, server.id), eq(catalogEntries.kind, "prompt")));
+      return rows.length > 0 ? true : undefined;
+    }, "server-everything's catalog");
+    const principal = await createPrincipal(world.handle.db, {
+      tenantId: world.tenantId,
+      input: { name: "reader" },
+    });
+    // One tool of the server is enough to see its resources and prompts.
+    await replaceGrants(world.handle.db, {
+      tenantId: world.tenantId,
+      principalId: principal.id,
+      input: { patterns: ["everything__echo"] },
+    });
+    grantedKey = (
+      await createPrincipalKey(world.handle.db, {
+        tenantId: world.tenantId,
+        principalId: principal.id,
+        input: { name: "reader key" },
+        createdBy: null,
+      })
+    ).key;
+    granted = await connect(grantedKey);
+    ungranted = await connect(world.agent.key);
+  }, 60_000);
+
+  afterAll(async () => {
+    await granted?.close();
+    await ungranted?.close();
+    await world?.close();
+    vi.unstubAllEnvs();
+  });
+
+  it("declares resources and prompts", () => {
+    expect(granted.getServerCapabilities()).toMatchObject({ resources: {}, prompts: {} });
+  });
+
+  it("lists a granted server's resources (URIs unchanged), templates and prefixed prompts on /mcp", async () => {
+    const { resources } = await granted.listResources();
+    expect(resources).toHaveLength(7);
+    expect(resources.every((r) => r.uri.startsWith("demo://"))).toBe(true);
+    const { resourceTemplates } = await granted.listResourceTemplates();
+    expect(resourceTemplates.length).toBeGreaterThan(0);
+    const { prompts } = await granted.listPrompts();
+    expect(prompts).toHaveLength(4);
+    expect(prompts.every((p) => p.name.startsWith("everything__"))).toBe(true);
+    expect(prompts.map((p) => p.name)).toContain("everything__simple-prompt");
+  });
+
+  it("reads a resource and gets a prompt through the pooled client, content passed as data", async () => {
+    const { resources } = await granted.listResources();
+    const first = resources[0];
+    if (!first) throw new Error("no resource listed");
+    const read = await granted.readResource({ uri: first.uri });
+    expect(read.contents[0]).toMatchObject({ uri: first.uri });
+    const prompt = await granted.getPrompt({ name: "everything__simple-prompt" });
+    expect(prompt.messages.length).toBeGreaterThan(0);
+    expect(prompt.messages[0]).toMatchObject({ role: "user", content: { type: "text" } });
+  });
+
+  it("reads a URI matched by a resource template", async () => {
+    const { resourceTemplates } = await granted.listResourceTemplates();
+    const template = resourceTemplates.find((t) => t.uriTemplate.includes("{"));
+    if (!template) throw new Error("no template listed");
+    const uri = template.uriTemplate.replace(/\{[^}]+\}/g, "1");
+    const read = await granted.readResource({ uri });
+    expect(read.contents.length).toBeGreaterThan(0);
+  });
+
+  it("keeps names unchanged on /mcp/servers/{name}", async () => {
+    const single = await connect(grantedKey, { server: "everything" });
+    try {
+      const { prompts } = await single.listPrompts();
+      expect(prompts).toHaveLength(4);
+      expect(prompts.map((p) => p.name)).toContain("simple-prompt");
+      const prompt = await single.getPrompt({ name: "simple-prompt" });
+      expect(prompt.messages.length).toBeGreaterThan(0);
+      expect((await single.listResources()).resources).toHaveLength(7);
+    } finally {
+      await single.close();
+    }
+  });
+
+  it("refuses unknown URIs and prompts with InvalidParams", async () => {
+    const unknown = await refusal(granted.readResource({ uri: "nope://nothing" }));
+    expect(unknown.code).toBe(ErrorCode.InvalidParams);
+    expect(unknown.message).toMatch(/Unknown resource nope:\/\/nothing/);
+    const prompt = await refusal(granted.getPrompt({ name: "everything__no-such-prompt" }));
+    expect(prompt.code).toBe(ErrorCode.InvalidParams);
+    expect(prompt.message).toMatch(/Unknown prompt/);
+  });
+
+  it("shows an ungranted principal nothing of the server and refuses its reads", async () => {
+    const { resources } = await ungranted.listResources();
+    expect(resources).toEqual([]);
+    expect((await ungranted.listResourceTemplates()).resourceTemplates).toEqual([]);
+    expect((await ungranted.listPrompts()).prompts).toEqual([]);
+    const { resources: visible } = await granted.listResources();
+    const uri = visible[0]?.uri ?? "demo://resource/static/document/architecture.md";
+    const read = await refusal(ungranted.readResource({ uri }));
+    expect(read.code).toBe(ErrorCode.InvalidParams);
+    const prompt = await refusal(ungranted.getPrompt({ name: "everything__simple-prompt" }));
+    expect(prompt.code).toBe(ErrorCode.InvalidParams);
+    const single = await connect(world.agent.key, { server: "everything" });
+    try {
+      expect((await single.listPrompts()).prompts).toEqual([]);
+      expect((await refusal(single.getPrompt({ name: "simple-prompt" }))).code).toBe(ErrorCode.InvalidParams);
+    } finally {
+      await single.close();
+    }
+  });
+});
