@@ -9,7 +9,8 @@ import { approvals, calls, events } from "@/db/schema";
 import { putSecret } from "@/lib/secrets/secrets";
 import { updateServer } from "@/lib/servers/registry";
 import { updateTool } from "@/lib/tools/tools";
-import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
+import { eventually } from "../fixtures/eventually";
 import { demoServer, tsxArgs } from "../fixtures/mcp-servers/pool-harness";
 
 /*

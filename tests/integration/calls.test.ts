@@ -9,8 +9,9 @@ import type { Requester } from "@/lib/calls/requester";
 import type { DatabaseDriver } from "@/lib/db/client";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
 import { updateTool } from "@/lib/tools/tools";
-import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { drivers } from "../fixtures/databases";
+import { eventually } from "../fixtures/eventually";
 
 /*
  * The one path of a tool call, end to end against real servers over stdio: grants, effects, the

@@ -10,7 +10,8 @@ import type { GatewayScope } from "@/lib/mcp/gateway-tools";
 import { createPrincipalKey, replaceGrants } from "@/lib/principals/principal-access";
 import { createPrincipal } from "@/lib/principals/principals";
 import { registerServer } from "@/lib/servers/registry";
-import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
+import { eventually } from "../fixtures/eventually";
 import { binOf } from "../fixtures/mcp-servers/pool-harness";
 
 /*

@@ -7,8 +7,9 @@ import { decideApproval } from "@/lib/approvals/decide-approval";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import type { GatewayScope } from "@/lib/mcp/gateway-tools";
 import { updateTool } from "@/lib/tools/tools";
-import { type CallsWorld, eventually, openCallsWorld } from "../fixtures/calls-world";
+import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { createTestApiKey } from "../fixtures/databases";
+import { eventually } from "../fixtures/eventually";
 
 /*
  * The gateway in-process: a real SDK client speaks streamable HTTP to handleGatewayRequest (its

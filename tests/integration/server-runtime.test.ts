@@ -13,6 +13,7 @@ import { listGroupMembers } from "@/lib/mcp/process-group";
 import { ServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
 import { deleteServer, getServerRowOrThrow, registerServer, updateServer } from "@/lib/servers/registry";
 import { createTestApiKey, openProcessTestDatabase } from "../fixtures/databases";
+import { eventually } from "../fixtures/eventually";
 import { demoServer, fixture, tsxArgs } from "../fixtures/mcp-servers/pool-harness";
 
 /*
@@ -23,20 +24,6 @@ import { demoServer, fixture, tsxArgs } from "../fixtures/mcp-servers/pool-harne
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
 
 const named = (name: string) => ({ params: Promise.resolve({ name }) });
-
-async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("server runtime", () => {
   let handle: ProcessDatabase;
