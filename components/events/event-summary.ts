@@ -93,12 +93,29 @@ export function describeEvent(event: RecordedEvent): EventLook {
       return look("failed", "red", `${event.tool} failed: ${event.errorCode}`);
     case "call.cancelled":
       return look("cancelled", "slate", `${event.tool} was withdrawn by the caller`);
+    case "policy.changed":
+      return look("policy changed", "slate", policySummary(event.subject, event.subjectId));
     default: {
       // An event type newer than this page: shown by its name rather than dropped.
       const unknown = event as { type: string };
       return { label: unknown.type, tone: "neutral", summary: unknown.type, callId: null };
     }
   }
+}
+
+const policySubjects: Record<string, string> = {
+  grants: "a principal's grants",
+  principal: "a principal was deleted",
+  api_key: "an API key was revoked",
+  tool: "a tool's effect, approval rule or switch",
+  approval_policy: "the approval policy",
+  secret: "a stored secret",
+  gateway: "the gateway settings",
+};
+
+function policySummary(subject: string, subjectId: string | null): string {
+  const what = policySubjects[subject] ?? subject;
+  return subjectId && subject === "secret" ? `${what} (${subjectId})` : what;
 }
 
 /** The part of an event's name before the dot: what it is about. */

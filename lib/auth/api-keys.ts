@@ -4,6 +4,7 @@ import { z } from "zod";
 import { type ApiKeyScope, apiKeyScopes, apiKeys } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 import { recordAudit } from "./audit";
 
@@ -88,6 +89,7 @@ export async function revokeApiKey(
     .where(and(eq(apiKeys.tenantId, params.tenantId), eq(apiKeys.id, params.id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id, name: apiKeys.name });
   if (!row) throw new AppError("not_found", "There is no active API key with that id in this workspace.");
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "api_key", subjectId: row.id });
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "api_key.revoked",

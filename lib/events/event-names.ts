@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   "server.health_checked",
   "catalog.changed",
   "catalog.problem",
+  "policy.changed",
   "call.requested",
   "call.approval_required",
   "call.approved",

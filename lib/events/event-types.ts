@@ -94,6 +94,17 @@ export const eventSchema = z.discriminatedUnion("type", [
     diff: z.object({ tools: listDiff, resources: listDiff, resourceTemplates: listDiff, prompts: listDiff }),
   }),
   z.object({ type: z.literal("catalog.problem"), ...serverRef, problems: z.array(z.string()) }),
+  /**
+   * Something that decides what a caller may do changed: a principal's grants, the principal, an
+   * API key (revoked), a tool's effect/rule/enabled flag, the approval policy or a stored secret.
+   * Every process drops what it derived from it (lib/policy/decision-cache) — and gateway
+   * sessions re-announce their tool lists. The subject id says which row, never its content.
+   */
+  z.object({
+    type: z.literal("policy.changed"),
+    subject: z.enum(["grants", "principal", "api_key", "tool", "approval_policy", "secret", "gateway"]),
+    subjectId: z.string().nullable(),
+  }),
   ...callEvents(),
 ]);
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { type EffectClass, effectClasses, tenantPolicies } from "@/db/schema";
 import type { Queryable } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/validation";
+import { recordPolicyChange } from "./policy-events";
 
 /**
  * The workspace's approval rules (tenant_policies kind "approvals") and the gate that applies
@@ -54,6 +55,7 @@ export async function putApprovalPolicy(
       target: [tenantPolicies.tenantId, tenantPolicies.kind],
       set: { policy, updatedAt: sql`now()` },
     });
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "approval_policy" });
   return policy;
 }
 

@@ -5,6 +5,7 @@ import { type ApiKeyDto, createApiKey, revokeApiKey } from "@/lib/auth/api-keys"
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { replaceGrantsSchema } from "@/lib/policy/grants";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 import { getPrincipalRowOrThrow, listGrantPatterns, touchPrincipal } from "./principals";
 
@@ -79,6 +80,11 @@ export async function replaceGrants(
       );
     }
     await touchPrincipal(tx, { tenantId: params.tenantId, id: params.principalId });
+    await recordPolicyChange(tx, {
+      tenantId: params.tenantId,
+      subject: "grants",
+      subjectId: params.principalId,
+    });
     return listGrantPatterns(tx, params);
   });
 }

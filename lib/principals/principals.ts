@@ -5,6 +5,7 @@ import { type ApiKeyDto, listApiKeys } from "@/lib/auth/api-keys";
 import type { Database, Queryable } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 
 /** Principals: the agents and MCP clients of a workspace. Admins create them; keys and grants hang off them. */
@@ -92,6 +93,7 @@ export async function deletePrincipal(db: Database, params: Scope & { id: string
     .where(and(eq(principals.tenantId, params.tenantId), eq(principals.id, params.id)))
     .returning({ id: principals.id });
   if (deleted.length === 0) throw principalNotFound();
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "principal", subjectId: params.id });
 }
 
 export async function getPrincipalRowOrThrow(

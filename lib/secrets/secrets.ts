@@ -4,6 +4,7 @@ import { secrets } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { whenMissing } from "@/lib/validation";
 import { decryptSecret, encryptSecret, loadSecretKey } from "./encryption";
 
@@ -57,6 +58,7 @@ export async function putSecret(
       created: sql<boolean>`(xmax = 0)`,
     });
   if (!row) throw new AppError("internal", "The secret could not be stored.");
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "secret", subjectId: row.name });
   return {
     name: row.name,
     created: row.created,
@@ -118,4 +120,5 @@ export async function deleteSecret(db: Database, params: { tenantId: string; nam
     .where(and(eq(secrets.tenantId, params.tenantId), eq(secrets.name, params.name)))
     .returning({ name: secrets.name });
   if (deleted.length === 0) throw new AppError("not_found", `There is no secret named "${params.name}".`);
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "secret", subjectId: params.name });
 }

@@ -12,6 +12,7 @@ import {
   suggestEffect,
   type ToolHints,
 } from "@/lib/policy/effects";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 
 /** The tool catalog across servers as admins govern it: enforced effect beside the server's hints. */
@@ -96,6 +97,7 @@ export async function updateTool(
       updatedAt: sql`now()`,
     })
     .where(and(eq(tools.tenantId, params.tenantId), eq(tools.id, params.id)));
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "tool", subjectId: params.id });
   return getGovernedTool(db, params);
 }
 
