@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { type ApiKeyScope, type Role, type Tenant, tenants } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import { findMembership, listMemberships } from "@/lib/tenancy/workspaces";
 import { verifyApiKey } from "./api-keys";
 import { getAuth } from "./better-auth";
@@ -50,8 +51,11 @@ export async function resolveOperator(db: Database, headers: Headers): Promise<A
 
 async function actorFromKey(db: Database, value: string): Promise<Actor> {
   const key = await verifyApiKey(db, value);
-  const [tenant] = await db.select().from(tenants).where(eq(tenants.id, key.tenantId));
-  if (!tenant) throw new AppError("unauthenticated", "The API key's workspace no longer exists.");
+  const tenant = await decisionCache.get(key.tenantId, "tenant", async () => {
+    const [row] = await db.select().from(tenants).where(eq(tenants.id, key.tenantId));
+    if (!row) throw new AppError("unauthenticated", "The API key's workspace no longer exists.");
+    return row;
+  });
   return {
     kind: "api_key",
     keyId: key.id,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { type ApiKeyScope, apiKeyScopes, apiKeys } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 import { recordAudit } from "./audit";
@@ -104,28 +105,47 @@ const USE_RECORD_INTERVAL_MS = 60_000;
 
 export type VerifiedKey = { id: string; tenantId: string; scopes: ApiKeyScope[]; principalId: string | null };
 
-/** The key behind a bearer value, or an `unauthenticated` error that says what is wrong. */
+/**
+ * The key behind a bearer value, or an `unauthenticated` error that says what is wrong. Answers
+ * are kept per process (decision-cache) until a key is revoked or a principal deleted anywhere;
+ * refusals are not kept, so a key created a moment ago works at once.
+ */
 export async function verifyApiKey(db: Database, value: string): Promise<VerifiedKey> {
   if (!value.startsWith(KEY_PREFIX) || value.length < 20) {
     throw new AppError("unauthenticated", "That is not a Switchboard API key (keys start with sb_).");
   }
-  const [row] = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.keyHash, hashApiKey(value)));
+  const hash = hashApiKey(value);
+  const key = await decisionCache.get(API_KEYS, hash, () => findActiveKey(db, hash));
+  recordKeyUse(db, key.id);
+  return key;
+}
+
+async function findActiveKey(db: Database, hash: string): Promise<VerifiedKey> {
+  const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash));
   if (!row) throw new AppError("unauthenticated", "The API key is not valid.");
   if (row.revokedAt) throw new AppError("unauthenticated", "The API key has been revoked.");
-  // Record use at most once a minute, so a busy key does not write on every request; the row just
-  // read says whether a minute has passed, so most requests send no UPDATE at all.
-  const now = Date.now();
-  if (!(row.lastUsedAt && now - row.lastUsedAt.getTime() < USE_RECORD_INTERVAL_MS)) {
-    const aMinuteAgo = new Date(now - USE_RECORD_INTERVAL_MS);
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: new Date(now) })
-      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))));
-  }
+  lastUseRecorded.set(row.id, row.lastUsedAt?.getTime() ?? 0);
   return { id: row.id, tenantId: row.tenantId, scopes: row.scopes, principalId: row.principalId };
+}
+
+/** keyId → when this process last knew its use was recorded. */
+const lastUseRecorded = new Map<string, number>();
+
+/**
+ * Records use at most about once a minute per key, off the request path: a busy key does not
+ * write on every request, and "last used" is a hint for operators, not a guarantee.
+ */
+function recordKeyUse(db: Database, keyId: string): void {
+  const now = Date.now();
+  if (now - (lastUseRecorded.get(keyId) ?? 0) < USE_RECORD_INTERVAL_MS) return;
+  lastUseRecorded.set(keyId, now);
+  const aMinuteAgo = new Date(now - USE_RECORD_INTERVAL_MS);
+  db.update(apiKeys)
+    .set({ lastUsedAt: new Date(now) })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))))
+    .catch((error: unknown) => {
+      console.error(`[switchboard] recording the use of API key ${keyId} failed`, (error as Error).message);
+    });
 }
 
 function toDto(row: typeof apiKeys.$inferSelect): ApiKeyDto {

@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { CallToolOptions } from "@/lib/mcp/pool";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
 import {
@@ -16,14 +17,15 @@ import {
   gateCall,
   loadGrants,
 } from "./call-decision";
+import { recordRunningCall } from "./call-journal";
 import { type CallDto, type CallView, isFinished, loadCallView, toCallDto } from "./call-view";
 import { registerLocalWaiter } from "./local-waiters";
-import { findRepeatedCall, recordCall } from "./record-call";
+import { findRepeatedCall, type NewCall, recordCall } from "./record-call";
 import type { Requester } from "./requester";
-import { type FreshCall, runApprovedCall } from "./run-approved-call";
+import { type FreshCall, runApprovedCall, runClaimedCall } from "./run-approved-call";
 import { scrubValue } from "./scrub";
 import { sealArguments } from "./sealed-arguments";
-import { loadWorkspaceSecrets } from "./workspace-secrets";
+import { cachedWorkspaceSecrets } from "./workspace-secrets";
 
 /**
  * THE one path of a tool call — REST, playground, gateway, CLI all come here, and nothing else
@@ -48,6 +50,11 @@ export type ExecuteToolCallParams = {
   onProgress?: CallToolOptions["onProgress"];
   /** how long to wait for an approval decision and the run after it; 0 (default) returns at once */
   waitMs?: number;
+  /**
+   * Told the outcome of a call that runs in this request as soon as it is known, before it is
+   * written; the returned promise still resolves after the write. Lets the gateway answer sooner.
+   */
+  onOutcome?: (call: CallDto) => void;
 };
 
 const callRequestSchema = z.object({
@@ -60,7 +67,7 @@ const callRequestSchema = z.object({
 export async function executeToolCall(db: Database, params: ExecuteToolCallParams): Promise<CallDto> {
   const request = parseOrThrow(callRequestSchema, params, "The tool call");
   const scope = { tenantId: params.tenantId, requester: params.requester };
-  const secrets = await loadWorkspaceSecrets(db, scope);
+  const secrets = await cachedWorkspaceSecrets(db, scope);
   const scrubbed = scrubValue(request.arguments, secrets);
   const callKey = { ...scope, gatewayName: request.tool, idempotencyKey: request.idempotencyKey };
 
@@ -69,7 +76,7 @@ export async function executeToolCall(db: Database, params: ExecuteToolCallParam
 
   const { decision, policy, target } = await decideCall(db, { ...scope, gatewayName: request.tool });
   const callId = crypto.randomUUID();
-  const { view, created } = await recordCall(db, {
+  const newCall: NewCall = {
     ...callKey,
     id: callId,
     target,
@@ -79,7 +86,12 @@ export async function executeToolCall(db: Database, params: ExecuteToolCallParam
       ? sealArguments(request.arguments, { tenantId: params.tenantId, callId })
       : null,
     expirySeconds: policy.expirySeconds,
-  });
+  };
+  if (decision.kind === "allow" && target && request.idempotencyKey === undefined) {
+    // The common case, allowed at once: recorded running in one write, run here, no claim.
+    return runAllowedCall(db, params, await recordRunningCall(db, newCall), target);
+  }
+  const { view, created } = await recordCall(db, newCall);
   return followCall(db, params, view, {
     waitMs: request.waitMs,
     isOwnRequest: created,
@@ -96,10 +108,15 @@ async function decideCall(
   db: Database,
   params: { tenantId: string; requester: Requester; gatewayName: string },
 ): Promise<{ decision: Decision; policy: ApprovalPolicy; target: CallTarget | undefined }> {
-  const [grants, policy] = await Promise.all([loadGrants(db, params), getApprovalPolicy(db, params)]);
-  const access = authorizeRequester(params.requester, grants, params.gatewayName);
+  const { tenantId, requester, gatewayName } = params;
+  // Per process, dropped by the events of every change to them (lib/policy/decision-cache).
+  const [grants, policy] = await Promise.all([
+    decisionCache.get(tenantId, `grants:${requester.kind}:${requester.id}`, () => loadGrants(db, params)),
+    decisionCache.get(tenantId, "approval-policy", () => getApprovalPolicy(db, params)),
+  ]);
+  const access = authorizeRequester(requester, grants, gatewayName);
   if (access.kind !== "allow") return { decision: access, policy, target: undefined };
-  const target = await findCallTarget(db, params);
+  const target = await decisionCache.get(tenantId, `target:${gatewayName}`, () => findCallTarget(db, params));
   if (!target)
     throw new AppError("not_found", `There is no tool named ${params.gatewayName} in this workspace.`);
   const decision = firstRefusal(
@@ -107,6 +124,29 @@ async function decideCall(
     () => gateCall(target, policy),
   );
   return { decision, policy, target };
+}
+
+async function runAllowedCall(
+  db: Database,
+  params: ExecuteToolCallParams,
+  view: CallView,
+  target: CallTarget,
+): Promise<CallDto> {
+  const unregister = registerLocalWaiter(view.call.id, {
+    signal: params.signal,
+    onProgress: params.onProgress,
+  });
+  try {
+    const finished = await runClaimedCall(db, {
+      call: view.call,
+      view,
+      target: { callTimeoutMs: target.callTimeoutMs },
+      onOutcome: params.onOutcome && ((ended) => params.onOutcome?.(toCallDto(ended))),
+    });
+    return toCallDto(finished ?? view);
+  } finally {
+    unregister();
+  }
 }
 
 /** After recording: run it (allowed), wait for it (pending, running elsewhere), or report it (finished). */
@@ -124,7 +164,12 @@ async function followCall(
   try {
     if (view.call.status === "approved") {
       const fresh = options.target ? { view, target: options.target } : undefined;
-      const ran = await runApprovedCall(db, { tenantId, callId, fresh });
+      const ran = await runApprovedCall(db, {
+        tenantId,
+        callId,
+        fresh,
+        onOutcome: params.onOutcome && ((ended) => params.onOutcome?.(toCallDto(ended))),
+      });
       // Ran here to the end: its final state is known, nothing to wait for or read back.
       if (ran && isFinished(ran.call.status)) return toCallDto(ran);
     }

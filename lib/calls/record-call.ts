@@ -97,7 +97,7 @@ export async function findRepeatedCall(
   return loadCallView(db, { tenantId: call.tenantId, callId: row.id });
 }
 
-function toCallValues(call: NewCall): typeof calls.$inferInsert {
+export function toCallValues(call: NewCall): typeof calls.$inferInsert {
   const now = new Date();
   const denied = call.decision.kind === "deny";
   return {

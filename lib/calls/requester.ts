@@ -3,6 +3,7 @@ import type { Actor } from "@/lib/auth/actor";
 import { roleCan } from "@/lib/auth/permissions";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import { getPrincipalRowOrThrow } from "@/lib/principals/principals";
 
 /**
@@ -29,7 +30,12 @@ export async function requesterFromActor(db: Database, actor: Actor): Promise<Re
     return { kind: "operator", id: actor.userId, name: actor.name, role: actor.role };
   }
   if (actor.principalId && actor.scopes.includes("gateway")) {
-    const principal = await getPrincipalRowOrThrow(db, { tenantId: actor.tenant.id, id: actor.principalId });
+    const tenantId = actor.tenant.id;
+    const principalId = actor.principalId;
+    // Cached per process until the principal is deleted (a policy.changed event): see decision-cache.
+    const principal = await decisionCache.get(tenantId, `principal:${principalId}`, () =>
+      getPrincipalRowOrThrow(db, { tenantId, id: principalId }),
+    );
     return { kind: "principal", id: principal.id, name: principal.name };
   }
   throw new AppError(

@@ -4,13 +4,14 @@ import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import type { CallToolOptions } from "@/lib/mcp/pool";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
-import { recordCallEvent } from "./call-events";
+import { type CallEventDetail, recordCallEvent } from "./call-events";
+import { recordFinishedCall } from "./call-journal";
 import { type CallErrorCode, type CallRow, type CallView, loadCallView } from "./call-view";
 import { localWaiterOf } from "./local-waiters";
 import { type BoundedResult, boundResult } from "./result-bounds";
 import { scrubText } from "./scrub";
 import { openSealedArguments } from "./sealed-arguments";
-import { loadWorkspaceSecrets } from "./workspace-secrets";
+import { cachedWorkspaceSecrets } from "./workspace-secrets";
 
 /**
  * Runs a call that is approved — by policy at once, or by an operator later — on this process's
@@ -28,10 +29,15 @@ type Outcome =
   | { kind: "error"; code: CallErrorCode; message: string; durationMs: number | null };
 /** What the recorder of a call allowed at once knows: checked in the same request, not minutes ago. */
 export type FreshCall = { view: CallView; target: { callTimeoutMs: number } };
+/**
+ * Told the finished call as soon as its outcome is known — before that is written — so a caller
+ * (the gateway) can answer without waiting for the write; the run itself still resolves after it.
+ */
+export type OutcomeListener = (finished: CallView) => void;
 
 export async function runApprovedCall(
   db: Database,
-  params: { tenantId: string; callId: string; fresh?: FreshCall } & RunOptions,
+  params: { tenantId: string; callId: string; fresh?: FreshCall; onOutcome?: OutcomeListener } & RunOptions,
 ): Promise<CallView | undefined> {
   const [claimed] = await db
     .update(calls)
@@ -41,17 +47,39 @@ export async function runApprovedCall(
     )
     .returning();
   if (!claimed) return undefined;
-  const options = { ...localWaiterOf(params.callId), ...definedOnly(params) };
   let view: CallView | undefined = params.fresh ? { ...params.fresh.view, call: claimed } : undefined;
-  let outcome: Outcome;
   try {
     view ??= await loadCallView(db, { tenantId: claimed.tenantId, callId: claimed.id });
     if (view) await recordCallEvent(db, view, { type: "call.started" });
-    outcome = await invokeTool(db, claimed, options, params.fresh?.target);
   } catch (error) {
-    outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
+    const outcome: Outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
+    return finishCall(db, claimed, view, outcome, params.onOutcome);
   }
-  return finishCall(db, claimed, view, outcome);
+  return runClaimedCall(db, { ...params, call: claimed, view, target: params.fresh?.target });
+}
+
+/**
+ * Runs a call this process holds as `running` — claimed above, or recorded running at once by the
+ * call journal — and records how it ended.
+ */
+export async function runClaimedCall(
+  db: Database,
+  params: {
+    call: CallRow;
+    view: CallView | undefined;
+    target: { callTimeoutMs: number } | undefined;
+    onOutcome?: OutcomeListener;
+  } & RunOptions,
+): Promise<CallView | undefined> {
+  const { call } = params;
+  const options = { ...localWaiterOf(call.id), ...definedOnly(params) };
+  let outcome: Outcome;
+  try {
+    outcome = await invokeTool(db, call, options, params.target);
+  } catch (error) {
+    outcome = { kind: "error", ...internalFailure(call.id, error), durationMs: null };
+  }
+  return finishCall(db, call, params.view, outcome, params.onOutcome);
 }
 
 async function invokeTool(
@@ -137,46 +165,47 @@ async function finishCall(
   call: CallRow,
   view: CallView | undefined,
   outcome: Outcome,
+  onOutcome: OutcomeListener | undefined,
 ): Promise<CallView | undefined> {
-  // Read again, not reused from the start of the call: a secret written meanwhile is scrubbed too.
-  const secrets = await loadWorkspaceSecrets(db, { tenantId: call.tenantId });
+  // Asked again, not reused from the start of the call: a secret written meanwhile is scrubbed too.
+  const secrets = await cachedWorkspaceSecrets(db, { tenantId: call.tenantId });
   const status: CallStatus =
     outcome.kind === "result" ? "succeeded" : outcome.code === "cancelled" ? "cancelled" : "failed";
   const result: BoundedResult | null =
     outcome.kind === "result" ? boundResult(outcome.result, { secrets }) : null;
-  const [finished] = await db
-    .update(calls)
-    .set({
-      status,
-      result,
-      errorCode: outcome.kind === "error" ? outcome.code : null,
-      errorMessage: outcome.kind === "error" ? scrubText(outcome.message, secrets) : null,
-      durationMs: outcome.durationMs,
-      finishedAt: new Date(),
-      sealedArguments: null,
-    })
-    .where(and(eq(calls.id, call.id), eq(calls.status, "running")))
-    .returning();
-  const after =
-    finished && view
-      ? { ...view, call: finished }
-      : await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
-  if (!after) return undefined;
-  if (outcome.kind === "result") {
-    await recordCallEvent(db, after, {
-      type: "call.succeeded",
-      durationMs: outcome.durationMs,
-      isError: result?.isError === true,
-    });
-  } else if (status === "cancelled") {
-    await recordCallEvent(db, after, { type: "call.cancelled" });
-  } else {
-    await recordCallEvent(db, after, {
-      type: "call.failed",
-      durationMs: outcome.durationMs,
-      errorCode: outcome.code,
-    });
+  const ending = {
+    status,
+    result,
+    errorCode: outcome.kind === "error" ? outcome.code : null,
+    errorMessage: outcome.kind === "error" ? scrubText(outcome.message, secrets) : null,
+    durationMs: outcome.durationMs,
+    finishedAt: new Date(),
+    sealedArguments: null,
+  };
+  if (view && onOutcome) {
+    onOutcome({ ...view, call: { ...call, ...ending } });
+    // Let the answer leave first: an embedded database works on this thread, and its write would
+    // otherwise run ahead of sending the response.
+    await new Promise((resolve) => setImmediate(resolve));
   }
+  const event: CallEventDetail =
+    outcome.kind === "result"
+      ? { type: "call.succeeded", durationMs: outcome.durationMs, isError: result?.isError === true }
+      : status === "cancelled"
+        ? { type: "call.cancelled" }
+        : { type: "call.failed", durationMs: outcome.durationMs, errorCode: outcome.code };
+  if (view) {
+    const finished = await recordFinishedCall(db, { view, ending, event });
+    // Not running any more: ended elsewhere first (withdrawn, say); that ending stands.
+    return finished ?? (await loadCallView(db, { tenantId: call.tenantId, callId: call.id }));
+  }
+  // No view of the call (reading it failed at the start): end it the slow way, read it back.
+  await db
+    .update(calls)
+    .set(ending)
+    .where(and(eq(calls.id, call.id), eq(calls.status, "running")));
+  const after = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });
+  if (after) await recordCallEvent(db, after, event);
   return after;
 }
 

@@ -101,6 +101,14 @@ export class EventHub {
     return true;
   }
 
+  /**
+   * Publishes events another module persisted and announced itself, in one statement with its own
+   * write (see lib/calls/call-journal.ts): each once, since the relay may have read them back first.
+   */
+  publishRecorded(recorded: readonly RecordedEvent[]): void {
+    for (const event of recorded) this.publish(event, "relay");
+  }
+
   hasPublished(id: number): boolean {
     return this.delivered.has(id);
   }

@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { calls } from "@/db/schema";
+import type { CallDto } from "@/lib/calls/call-view";
 import { executeToolCall } from "@/lib/calls/execute-tool-call";
 import type { Database } from "@/lib/db/client";
 import type { RecordedEvent } from "@/lib/events/event-types";
@@ -41,7 +42,12 @@ export async function callThroughGateway(
       })
     : () => {};
   try {
-    const call = await executeToolCall(db, {
+    // The answer leaves as soon as the outcome is known; its write (already under way) follows.
+    let answerEarly: (call: CallDto) => void = () => {};
+    const outcome = new Promise<CallDto>((resolve) => {
+      answerEarly = resolve;
+    });
+    const recorded = executeToolCall(db, {
       tenantId: principal.tenantId,
       requester: { kind: "principal", id: principal.principalId, name: principal.principalName },
       tool: params.gatewayName,
@@ -50,6 +56,11 @@ export async function callThroughGateway(
       signal: params.signal,
       onProgress: relay.enabled ? relay.downstream : undefined,
       waitMs: params.waitSeconds * 1000,
+      onOutcome: answerEarly,
+    });
+    const call = await Promise.race([outcome, recorded]);
+    recorded.catch((error: unknown) => {
+      console.error("[switchboard] recording a gateway call's outcome failed", (error as Error)?.message);
     });
     return callToToolResult(call, { waitedSeconds: params.waitSeconds });
   } catch (error) {

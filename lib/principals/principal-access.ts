@@ -59,7 +59,7 @@ export async function replaceGrants(
   params: PrincipalRef & { input: unknown },
 ): Promise<string[]> {
   const { patterns } = parseOrThrow(replaceGrantsSchema, params.input, "The grants");
-  return db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     // Two admins saving at once: one after the other, or both inserts would collide.
     const [principal] = await tx
       .select({ id: principals.id })
@@ -80,11 +80,14 @@ export async function replaceGrants(
       );
     }
     await touchPrincipal(tx, { tenantId: params.tenantId, id: params.principalId });
-    await recordPolicyChange(tx, {
-      tenantId: params.tenantId,
-      subject: "grants",
-      subjectId: params.principalId,
-    });
     return listGrantPatterns(tx, params);
   });
+  // After the commit, not inside it: recorded outside a transaction, the event reaches this
+  // process's caches before this returns (inside one it would wait for the relay).
+  await recordPolicyChange(db, {
+    tenantId: params.tenantId,
+    subject: "grants",
+    subjectId: params.principalId,
+  });
+  return saved;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { calls, events } from "@/db/schema";
 import { decideApproval } from "@/lib/approvals/decide-approval";
@@ -118,6 +118,30 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
     });
     expect(done.durationMs).toBeGreaterThanOrEqual(0);
     expect(await eventTypes(done.id)).toEqual(["call.requested", "call.started", "call.succeeded"]);
+  });
+
+  it("records calls made at the same moment each with its own arguments, result and events", async () => {
+    // Allowed calls arriving together are written together (lib/calls/call-journal.ts): one
+    // statement for several calls must still give each call exactly its own row and events.
+    const texts = Array.from({ length: 12 }, (_, i) => `together-${i}-${token()}`);
+    const done = await Promise.all(texts.map((text) => call("local-tools__echo", { text })));
+    for (const [i, finished] of done.entries()) {
+      expect(finished).toMatchObject({
+        status: "succeeded",
+        arguments: { text: texts[i] },
+        result: { content: [{ type: "text", text: texts[i] }] },
+      });
+      expect(await eventTypes(finished.id)).toEqual(["call.requested", "call.started", "call.succeeded"]);
+    }
+    const stored = await world.handle.db
+      .select({ id: calls.id, status: calls.status, result: calls.result })
+      .from(calls)
+      .where(inArray(calls.id, done.map((d) => d.id)));
+    expect(stored).toHaveLength(texts.length);
+    for (const row of stored) {
+      const text = texts[done.findIndex((d) => d.id === row.id)];
+      expect(row).toMatchObject({ status: "succeeded", result: { content: [{ type: "text", text }] } });
+    }
   });
 
   it("holds an unclassified tool as external-write until someone approves it", async () => {

@@ -1,0 +1,236 @@
+import { sql } from "drizzle-orm";
+import { calls, events } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "@/lib/events/event-types";
+import { processEventHub } from "@/lib/events/record-event";
+import { EVENT_CHANNEL } from "@/lib/events/relay";
+import { type CallEventDetail, callRefOf } from "./call-events";
+import type { CallRow, CallView } from "./call-view";
+import { type NewCall, toCallValues } from "./record-call";
+
+/**
+ * The write that lets an allowed call run: the call, already `running`, and its `call.requested`
+ * and `call.started` events — one statement, before the downstream server is asked, so a call that
+ * ran is always on record (a crash leaves it `running`, never missing).
+ *
+ * Group commit: calls that arrive while a write is in flight are written together in the next one
+ * (multi-row INSERTs in one statement). One caller pays one round trip; eight concurrent callers
+ * share a few, instead of queueing eight on a single-threaded embedded database.
+ */
+
+/**
+ * Writes queued entries in batches: one batch in flight at a time, everything queued meanwhile
+ * goes in the next. A failed batch fails each of its entries.
+ */
+class GroupCommit<In, Out> {
+  private queue: Array<{ entry: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(private readonly write: (batch: In[]) => Promise<Out[]>) {}
+
+  add(entry: In): Promise<Out> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ entry, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          const outs = await this.write(batch.map((p) => p.entry));
+          for (const [i, pending] of batch.entries()) pending.resolve(outs[i] as Out);
+        } catch (error) {
+          for (const pending of batch) pending.reject(error);
+        }
+      }
+    } finally {
+      this.writing = false;
+    }
+  }
+}
+
+/** How a call ended, as finishCall computed it (already scrubbed and bounded). */
+export type CallEnding = Pick<
+  CallRow,
+  "status" | "result" | "errorCode" | "errorMessage" | "durationMs" | "finishedAt" | "sealedArguments"
+>;
+export type FinishedCall = { view: CallView; ending: CallEnding; event: CallEventDetail };
+
+type Journal = {
+  starts: GroupCommit<NewCall, CallView>;
+  finishes: GroupCommit<FinishedCall, CallView | undefined>;
+};
+const journals = new WeakMap<Database, Journal>();
+
+function journalOf(db: Database): Journal {
+  let journal = journals.get(db);
+  if (!journal) {
+    journal = {
+      starts: new GroupCommit((batch) => writeRunningCalls(db, batch)),
+      finishes: new GroupCommit((batch) => writeFinishedCalls(db, batch)),
+    };
+    journals.set(db, journal);
+  }
+  return journal;
+}
+
+/** Records an allowed call as running (see above); resolves once the write has committed. */
+export function recordRunningCall(db: Database, call: NewCall): Promise<CallView> {
+  return journalOf(db).starts.add(call);
+}
+
+/**
+ * Records how a running call ended, with its event, in one statement (batched like the starts).
+ * Resolves to the finished view, or undefined when the call was no longer running (someone else
+ * ended it first): then nothing was written.
+ */
+export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
+  return journalOf(db).finishes.add(finished);
+}
+
+async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallView[]> {
+  const startedAt = new Date();
+  const rows = batch.map((call) => ({ ...toCallValues(call), status: "running" as const, startedAt }));
+  const views: CallView[] = batch.map((call, i) => ({
+    call: { ...emptyCallRow, ...rows[i] } as CallRow,
+    serverName: call.target?.serverName ?? null,
+    requesterName: call.requester.name,
+    approval: null,
+    deciderUserName: null,
+    deciderKeyName: null,
+  }));
+  const payloads = views.flatMap((view) => {
+    const ref = callRefOf(view);
+    return (["call.requested", "call.started"] as const).map((type) =>
+      eventSchema.parse({ ...ref, type } satisfies SwitchboardEvent),
+    );
+  });
+  const eventRows = payloads.map((event, i) => {
+    const { type, ...data } = event;
+    const view = views[Math.floor(i / 2)] as CallView;
+    return { tenantId: view.call.tenantId, type, serverId: view.call.serverId, callId: view.call.id, data };
+  });
+
+  const insertedCalls = db
+    .$with("inserted_calls")
+    .as(db.insert(calls).values(rows).returning({ id: calls.id }));
+  const insertedEvents = db
+    .$with("inserted_events")
+    .as(
+      db
+        .insert(events)
+        .values(eventRows)
+        .returning({ id: events.id, tenantId: events.tenantId, createdAt: events.createdAt }),
+    );
+  const announced = await db
+    .with(insertedCalls, insertedEvents)
+    .select({
+      id: insertedEvents.id,
+      createdAt: insertedEvents.createdAt,
+      notified: sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', ${insertedEvents.id}, 'tenantId', ${insertedEvents.tenantId})::text)`,
+    })
+    .from(insertedEvents)
+    .orderBy(insertedEvents.id);
+  // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
+  const recorded: RecordedEvent[] = announced.map((row, i) => ({
+    ...(payloads[i] as SwitchboardEvent),
+    id: row.id,
+    tenantId: eventRows[i]?.tenantId ?? "",
+    createdAt: row.createdAt.toISOString(),
+  }));
+  processEventHub.publishRecorded(recorded);
+  return views;
+}
+
+async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<Array<CallView | undefined>> {
+  const payloads = batch.map(({ view, event }) =>
+    eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent),
+  );
+  const endings = sql.join(
+    batch.map(
+      ({ view, ending }) =>
+        sql`(${view.call.id}::text, ${ending.status}::text, ${ending.result === null ? null : JSON.stringify(ending.result)}::jsonb, ${ending.errorCode}::text, ${ending.errorMessage}::text, ${ending.durationMs}::int, ${ending.finishedAt?.toISOString() ?? null}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const eventValues = sql.join(
+    payloads.map((event, i) => {
+      const { type, ...data } = event;
+      const { call } = (batch[i] as FinishedCall).view;
+      return sql`(${call.tenantId}::text, ${type}::text, ${call.serverId}::text, ${call.id}::text, ${JSON.stringify(data)}::jsonb)`;
+    }),
+    sql`, `,
+  );
+  // Only calls still running are ended, and only their events are written: ending a call that
+  // someone else ended first (a cancellation) writes nothing.
+  const rows = (await db.execute(sql`
+    with ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings}),
+    updated as (
+      update ${calls} set status = ending.status, result = ending.result, error_code = ending.error_code,
+        error_message = ending.error_message, duration_ms = ending.duration_ms,
+        finished_at = ending.finished_at, sealed_arguments = null
+      from ending where ${calls.id} = ending.id and ${calls.status} = 'running'
+      returning ${calls.id} as id
+    ),
+    event (tenant_id, type, server_id, call_id, data) as (values ${eventValues}),
+    inserted as (
+      insert into ${events} (tenant_id, type, server_id, call_id, data)
+      select event.tenant_id, event.type, event.server_id, event.call_id, event.data
+      from event join updated on updated.id = event.call_id
+      returning id, tenant_id, call_id, created_at
+    )
+    select id, call_id, created_at,
+      pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text) as notified
+    from inserted order by id
+  `)) as unknown as ExecuteResult;
+  const byCall = new Map(rowsOf(rows).map((row) => [row.call_id, row]));
+  const recorded: RecordedEvent[] = [];
+  const views = batch.map(({ view, ending }, i) => {
+    const row = byCall.get(view.call.id);
+    if (!row) return undefined;
+    recorded.push({
+      ...(payloads[i] as SwitchboardEvent),
+      id: Number(row.id),
+      tenantId: view.call.tenantId,
+      createdAt: new Date(row.created_at).toISOString(),
+    });
+    return { ...view, call: { ...view.call, ...ending } };
+  });
+  processEventHub.publishRecorded(recorded.sort((a, b) => a.id - b.id));
+  return views;
+}
+
+type EventRow = { id: number | string; call_id: string; created_at: string | Date };
+/** postgres.js answers with an array of rows, PGlite with `{ rows }`. */
+type ExecuteResult = EventRow[] | { rows: EventRow[] };
+const rowsOf = (result: ExecuteResult): EventRow[] => (Array.isArray(result) ? result : result.rows);
+
+/** Columns the database would default, for the in-memory view of a row written without RETURNING. */
+const emptyCallRow: Omit<
+  CallRow,
+  | "id"
+  | "tenantId"
+  | "requesterKind"
+  | "requesterId"
+  | "toolName"
+  | "gatewayName"
+  | "effect"
+  | "arguments"
+  | "status"
+  | "createdAt"
+> = {
+  serverId: null,
+  sealedArguments: null,
+  idempotencyKey: null,
+  result: null,
+  errorCode: null,
+  errorMessage: null,
+  durationMs: null,
+  startedAt: null,
+  finishedAt: null,
+};

@@ -1,0 +1,81 @@
+import type { RecordedEvent } from "@/lib/events/event-types";
+import { subscribeEvents } from "@/lib/events/record-event";
+
+/**
+ * What the call path reads on every call but changes rarely — a principal's grants, the approval
+ * policy, the tool behind a gateway name, the workspace's secret values, the principal behind an
+ * API key — kept per process, so an allowed call costs no look-ups.
+ *
+ * Correctness comes from events, not from the clock: every change of these is recorded as an event
+ * (`policy.changed`, `catalog.changed`, `server.*`), and every process drops the workspace's entries
+ * when it sees one — at once for a change made here (events publish before the write returns), a
+ * NOTIFY round trip later for one made by another process. The maximum age is only a safety net
+ * for a process whose relay lost its LISTEN connection.
+ *
+ * An invalidation drops loads still in flight too, so an answer read before a change can never
+ * outlive it. API keys are looked up before their workspace is known: they live in a namespace of
+ * their own, dropped whenever any workspace revokes a key or deletes a principal.
+ */
+
+const MAX_AGE_MS = 30_000;
+
+const INVALIDATING = new Set<RecordedEvent["type"]>([
+  "policy.changed",
+  "catalog.changed",
+  "server.registered",
+  "server.updated",
+  "server.deleted",
+]);
+
+/** The namespace of API key → principal answers (keyed by the key's hash). */
+export const API_KEYS = "api-keys";
+
+type Entry = { value: Promise<unknown>; storedAt: number };
+
+class DecisionCache {
+  private readonly namespaces = new Map<string, Map<string, Entry>>();
+
+  constructor() {
+    subscribeEvents((event) => {
+      if (!INVALIDATING.has(event.type)) return;
+      this.invalidate(event.tenantId);
+      if (event.type === "policy.changed" && (event.subject === "api_key" || event.subject === "principal"))
+        this.invalidate(API_KEYS);
+    });
+  }
+
+  /**
+   * The cached answer for `key` in the workspace, or `load()`'s (shared by concurrent callers).
+   * A failed load is not kept.
+   */
+  get<T>(namespace: string, key: string, load: () => Promise<T>): Promise<T> {
+    let entries = this.namespaces.get(namespace);
+    if (!entries) {
+      entries = new Map();
+      this.namespaces.set(namespace, entries);
+    }
+    const hit = entries.get(key);
+    if (hit && Date.now() - hit.storedAt < MAX_AGE_MS) return hit.value as Promise<T>;
+    const entry: Entry = { value: load(), storedAt: Date.now() };
+    entries.set(key, entry);
+    const stored = entries;
+    entry.value.catch(() => {
+      if (stored.get(key) === entry) stored.delete(key);
+    });
+    return entry.value as Promise<T>;
+  }
+
+  /** Drops a workspace's (or the API key namespace's) entries, loads in flight included. */
+  invalidate(namespace: string): void {
+    this.namespaces.delete(namespace);
+  }
+
+  clear(): void {
+    this.namespaces.clear();
+  }
+}
+
+/** The process's one cache, on globalThis so every route bundle shares it (and its subscription). */
+const state = globalThis as typeof globalThis & { __switchboardDecisionCache?: DecisionCache };
+state.__switchboardDecisionCache ??= new DecisionCache();
+export const decisionCache: DecisionCache = state.__switchboardDecisionCache;

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import type { RecordedEvent } from "@/lib/events/event-types";
+import { processEventHub } from "@/lib/events/record-event";
+import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
+
+let nextId = 1_000_000;
+function publish(event: Record<string, unknown> & { type: string }, tenantId = "t1"): void {
+  processEventHub.publish({
+    ...event,
+    id: nextId++,
+    tenantId,
+    createdAt: new Date().toISOString(),
+  } as RecordedEvent);
+}
+
+/** A loader that counts its calls and answers with the count. */
+function counter() {
+  let calls = 0;
+  return { load: async () => ++calls, calls: () => calls };
+}
+
+describe("the decision cache", () => {
+  it("answers repeated questions from memory until a change in that workspace is published", async () => {
+    const grants = counter();
+    expect(await decisionCache.get("t1", "grants:a", grants.load)).toBe(1);
+    expect(await decisionCache.get("t1", "grants:a", grants.load)).toBe(1);
+    expect(grants.calls()).toBe(1);
+
+    // Another workspace's change, and events that change no decision, keep it.
+    publish({ type: "policy.changed", subject: "grants", subjectId: "x" }, "t2");
+    publish({ type: "call.started", callId: "c" });
+    expect(await decisionCache.get("t1", "grants:a", grants.load)).toBe(1);
+
+    publish({ type: "policy.changed", subject: "grants", subjectId: "a" });
+    expect(await decisionCache.get("t1", "grants:a", grants.load)).toBe(2);
+  });
+
+  it("drops what a catalog or server change may have changed", async () => {
+    for (const type of ["catalog.changed", "server.updated", "server.deleted", "server.registered"]) {
+      const target = counter();
+      await decisionCache.get("t3", `target:${type}`, target.load);
+      publish({ type, serverId: "s", serverName: "s" }, "t3");
+      await decisionCache.get("t3", `target:${type}`, target.load);
+      expect(target.calls(), type).toBe(2);
+    }
+  });
+
+  it("never keeps an answer whose load was under way when the change came", async () => {
+    let release: (value: string) => void = () => {};
+    const slow = new Promise<string>((resolve) => {
+      release = resolve;
+    });
+    const before = decisionCache.get("t4", "policy", () => slow);
+    publish({ type: "policy.changed", subject: "approval_policy", subjectId: null }, "t4");
+    release("read before the change");
+    expect(await before).toBe("read before the change");
+    expect(await decisionCache.get("t4", "policy", async () => "read after")).toBe("read after");
+  });
+
+  it("does not keep a failure: the next question asks again", async () => {
+    await expect(
+      decisionCache.get("t5", "k", async () => {
+        throw new Error("database away");
+      }),
+    ).rejects.toThrow("database away");
+    expect(await decisionCache.get("t5", "k", async () => "back")).toBe("back");
+  });
+
+  it("forgets every verified API key when a key is revoked or a principal deleted in any workspace", async () => {
+    for (const subject of ["api_key", "principal"]) {
+      decisionCache.invalidate(API_KEYS);
+      const keys = counter();
+      await decisionCache.get(API_KEYS, "hash", keys.load);
+      publish({ type: "policy.changed", subject: "tool", subjectId: "x" }, "elsewhere");
+      await decisionCache.get(API_KEYS, "hash", keys.load);
+      expect(keys.calls(), `${subject}: unrelated change`).toBe(1);
+      publish({ type: "policy.changed", subject, subjectId: "x" }, "elsewhere");
+      await decisionCache.get(API_KEYS, "hash", keys.load);
+      expect(keys.calls(), subject).toBe(2);
+    }
+  });
+});
