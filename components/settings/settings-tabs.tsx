@@ -7,6 +7,7 @@ const tabs = [
   { href: "/settings/members", label: "Members" },
   { href: "/settings/api-keys", label: "API keys" },
   { href: "/settings/egress", label: "Egress" },
+  { href: "/settings/gateway", label: "Gateway" },
 ];
 
 export function SettingsTabs() {

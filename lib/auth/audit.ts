@@ -13,6 +13,7 @@ export type AuditAction =
   | "member.removed"
   | "api_key.created"
   | "api_key.revoked"
+  | "gateway.loopback_mapping_changed"
   | "workspace.created";
 
 export type AuditEntry = {

@@ -2,11 +2,16 @@ import { resolveActor } from "@/lib/auth/actor";
 import { requesterFromActor } from "@/lib/calls/requester";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
+import { resolveLoopbackPrincipal } from "@/lib/gateway-settings/loopback-principal";
 
 /**
  * Who is calling the gateway: an API key with the `gateway` scope that belongs to a principal.
- * Only keys count here — a dashboard session cookie is refused, so a page the operator visits in
- * the browser can never drive the gateway with the operator's identity (CSRF).
+ * Only keys count here — a dashboard session cookie is no credential, so a page the operator visits
+ * in the browser can never drive the gateway with the operator's identity (CSRF).
+ *
+ * The one exception is an admin's choice for local installs: a request with no key at all may act
+ * as the principal mapped to loopback requests (Settings → Gateway). A request that sends a key is
+ * always judged by that key, so a bad key stays a 401 even with the mapping on.
  */
 
 export type GatewayPrincipal = { tenantId: string; principalId: string; principalName: string };
@@ -28,6 +33,8 @@ const challenge = (error?: string) => ({
 
 export async function authenticateGateway(db: Database, headers: Headers): Promise<GatewayPrincipal> {
   if (!headers.has("authorization") && !headers.has("x-api-key")) {
+    const mapped = await resolveLoopbackPrincipal(db, headers);
+    if (mapped) return mapped;
     throw new GatewayRefusal(
       401,
       "Send a principal's gateway API key: `Authorization: Bearer <key>` or `X-API-Key: <key>`.",

@@ -5,6 +5,7 @@ import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
+import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
 import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
 
 export async function createInvitationAction(
@@ -57,5 +58,13 @@ export async function updateEgressPolicyAction(input: unknown): Promise<ActionRe
     return null;
   });
   if (result.ok) revalidatePath("/settings/egress");
+  return result;
+}
+
+export async function updateGatewaySettingsAction(input: unknown): Promise<ActionResult<GatewaySettings>> {
+  const result = await runAction("manage", ({ db, tenant, actor }) =>
+    putGatewaySettings(db, { tenantId: tenant.id, input, actor }),
+  );
+  if (result.ok) revalidatePath("/settings/gateway");
   return result;
 }

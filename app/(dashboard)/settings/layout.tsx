@@ -7,7 +7,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
     <>
       <PageHeader
         title="Settings"
-        description="Who can use this workspace, and the keys scripts and agents use."
+        description="Who can use this workspace, the keys scripts and agents use, and how MCP clients reach the gateway."
       />
       <SettingsTabs />
       {children}

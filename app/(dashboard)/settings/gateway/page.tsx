@@ -1,0 +1,30 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { GatewayStatusCard } from "@/components/settings/gateway-status-card";
+import { LoopbackMappingCard } from "@/components/settings/loopback-mapping-card";
+import { getPageContext } from "@/lib/auth/page-context";
+import { describeGateway } from "@/lib/gateway-settings/gateway-status";
+import { getGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { requestOrigin } from "@/lib/http/request-origin";
+import { listPrincipals } from "@/lib/principals/principals";
+
+export const metadata: Metadata = { title: "Gateway" };
+export const dynamic = "force-dynamic";
+
+export default async function GatewaySettingsPage() {
+  const { db, tenant, canManage } = await getPageContext();
+  const settings = await getGatewaySettings(db, { tenantId: tenant.id });
+  const principals = await listPrincipals(db, { tenantId: tenant.id });
+  // The URLs as this operator reached Switchboard, so what they copy works from where they are.
+  const gateway = describeGateway(requestOrigin(await headers()));
+  return (
+    <div className="space-y-6">
+      <GatewayStatusCard gateway={gateway} />
+      <LoopbackMappingCard
+        settings={settings}
+        principals={principals.map((p) => ({ id: p.id, name: p.name }))}
+        canManage={canManage}
+      />
+    </div>
+  );
+}

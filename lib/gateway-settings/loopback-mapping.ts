@@ -1,0 +1,159 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import { z } from "zod";
+import { principals, tenantPolicies } from "@/db/schema";
+import { type Actor, actorId } from "@/lib/auth/actor";
+import { recordAudit } from "@/lib/auth/audit";
+import type { Database, Queryable } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import { recordPolicyChange } from "@/lib/policy/policy-events";
+import { parseOrThrow } from "@/lib/validation";
+
+/**
+ * The workspace's gateway settings (tenant_policies kind "gateway"): which principal, if any,
+ * unauthenticated gateway requests from loopback act as. Off by default. A request without a key
+ * names no workspace, so at most one workspace of an installation may hold the mapping.
+ *
+ * "From loopback" is decided by how Switchboard listens, not by a peer address (route handlers
+ * never see the socket): bound to 127.0.0.1/::1/localhost only (HOST), every request comes from
+ * this machine. Listening anywhere else, the mapping is refused on save and ignored per request.
+ */
+
+export const gatewaySettingsSchema = z.strictObject({
+  loopbackPrincipalId: z
+    .string({ error: "Send a principal's id, or null to turn the mapping off." })
+    .trim()
+    .min(1, { error: "Send a principal's id, or null to turn the mapping off." })
+    .max(200)
+    .nullable()
+    .default(null),
+});
+export type GatewaySettingsInput = z.infer<typeof gatewaySettingsSchema>;
+
+export type GatewaySettings = {
+  /** The principal unauthenticated loopback requests act as; null when off (or that principal was deleted). */
+  loopbackPrincipal: { id: string; name: string } | null;
+  /** Whether this installation listens on loopback only, the one case the mapping can apply. */
+  canMapLoopback: boolean;
+  /** Why the mapping cannot apply here, for a person; null when it can. */
+  loopbackUnavailableReason: string | null;
+  /** Another workspace of this installation holds the mapping (turn it off there first). */
+  isLoopbackHeldElsewhere: boolean;
+};
+
+const NOT_LOOPBACK_REASON =
+  "Switchboard listens on an address other machines can reach (HOST is not 127.0.0.1, ::1 or localhost), " +
+  "so a request without a key may come from anywhere: it is never mapped to a principal. " +
+  "Start Switchboard with HOST=127.0.0.1 to use the loopback mapping.";
+
+const HELD_ELSEWHERE =
+  "Another workspace of this Switchboard already maps requests without a key to one of its principals. " +
+  "Such a request names no workspace, so only one workspace can hold the mapping: turn it off there first.";
+
+/** Serialises saves across workspaces, so two admins cannot both take the mapping at once. */
+const LOOPBACK_MAPPING_LOCK_ID = 727_275;
+
+export function loopbackUnavailableReason(): string | null {
+  return readEnv().listensOnLoopbackOnly ? null : NOT_LOOPBACK_REASON;
+}
+
+export async function getGatewaySettings(
+  db: Queryable,
+  params: { tenantId: string },
+): Promise<GatewaySettings> {
+  const reason = loopbackUnavailableReason();
+  return {
+    loopbackPrincipal: await findMappedPrincipal(db, params),
+    canMapLoopback: reason === null,
+    loopbackUnavailableReason: reason,
+    isLoopbackHeldElsewhere: await isHeldByAnotherWorkspace(db, params),
+  };
+}
+
+/** PUT semantics: a field left out takes its default (off). Turning the mapping off is always allowed. */
+export async function putGatewaySettings(
+  db: Database,
+  params: { tenantId: string; input: unknown; actor: Actor },
+): Promise<GatewaySettings> {
+  const { tenantId } = params;
+  const settings = parseOrThrow(gatewaySettingsSchema, params.input, "The gateway settings");
+  const wanted = settings.loopbackPrincipalId;
+  const reason = loopbackUnavailableReason();
+  if (wanted !== null && reason !== null) {
+    throw new AppError("policy_denied", reason, { fieldErrors: { loopbackPrincipalId: [reason] } });
+  }
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOOPBACK_MAPPING_LOCK_ID})`);
+    const before = await findMappedPrincipal(tx, { tenantId });
+    const principal = wanted === null ? null : await getPrincipalOrThrow(tx, { tenantId, id: wanted });
+    if (principal && (await isHeldByAnotherWorkspace(tx, { tenantId }))) {
+      throw new AppError("conflict", HELD_ELSEWHERE, {
+        fieldErrors: { loopbackPrincipalId: [HELD_ELSEWHERE] },
+      });
+    }
+    const policy: GatewaySettingsInput = { loopbackPrincipalId: principal?.id ?? null };
+    await tx
+      .insert(tenantPolicies)
+      .values({ tenantId, kind: "gateway", policy })
+      .onConflictDoUpdate({
+        target: [tenantPolicies.tenantId, tenantPolicies.kind],
+        set: { policy, updatedAt: sql`now()` },
+      });
+    if (before?.id === principal?.id) return;
+    await recordPolicyChange(tx, { tenantId, subject: "gateway" });
+    await recordAudit(tx, {
+      tenantId,
+      action: "gateway.loopback_mapping_changed",
+      actorKind: params.actor.kind,
+      actorId: actorId(params.actor),
+      subject: principal?.id ?? before?.id ?? null,
+      detail: principal
+        ? `requests without a key from loopback act as ${principal.name}`
+        : `off${before ? ` (was ${before.name})` : ""}`,
+    });
+  });
+  return getGatewaySettings(db, { tenantId });
+}
+
+/** The mapped principal, if it still exists: deleting a principal turns its mapping off. */
+async function findMappedPrincipal(
+  db: Queryable,
+  params: { tenantId: string },
+): Promise<{ id: string; name: string } | null> {
+  const [row] = await db
+    .select({ id: principals.id, name: principals.name })
+    .from(tenantPolicies)
+    .innerJoin(principals, mappedPrincipalJoin)
+    .where(and(eq(tenantPolicies.tenantId, params.tenantId), eq(tenantPolicies.kind, "gateway")));
+  return row ?? null;
+}
+
+async function isHeldByAnotherWorkspace(db: Queryable, params: { tenantId: string }): Promise<boolean> {
+  const rows = await db
+    .select({ tenantId: tenantPolicies.tenantId })
+    .from(tenantPolicies)
+    .innerJoin(principals, mappedPrincipalJoin)
+    .where(and(eq(tenantPolicies.kind, "gateway"), ne(tenantPolicies.tenantId, params.tenantId)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * A gateway row joined to the principal it names, in its own workspace. A stored id whose
+ * principal was deleted joins nothing, so it counts as off everywhere — here, in Settings and at
+ * request time — without the principal's deletion having to know about this setting.
+ */
+export const mappedPrincipalJoin = and(
+  eq(principals.tenantId, tenantPolicies.tenantId),
+  eq(principals.id, sql`${tenantPolicies.policy}->>'loopbackPrincipalId'`),
+);
+
+async function getPrincipalOrThrow(db: Queryable, params: { tenantId: string; id: string }) {
+  const [row] = await db
+    .select({ id: principals.id, name: principals.name })
+    .from(principals)
+    .where(and(eq(principals.tenantId, params.tenantId), eq(principals.id, params.id)));
+  if (row) return row;
+  const message = "There is no principal with that id in this workspace.";
+  throw new AppError("validation", message, { fieldErrors: { loopbackPrincipalId: [message] } });
+}

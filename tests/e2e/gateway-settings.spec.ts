@@ -1,0 +1,148 @@
+import type { APIRequestContext, APIResponse, PlaywrightWorkerArgs } from "@playwright/test";
+import { e2eBootstrapKey } from "../../playwright.config";
+import { expect, test } from "./fixtures";
+
+/**
+ * Settings → Gateway against `next start` on 127.0.0.1 (so Switchboard listens on loopback only
+ * and the mapping can apply): the card shows the gateway's state and URLs, and an admin maps
+ * requests without a key to a principal and back off — which /mcp follows at once.
+ *
+ * The mapping is installation-wide for requests without a key, so while it is on, any other spec
+ * sending an anonymous /mcp request would be let in. playwright.config.ts runs one worker with
+ * files in sequence; this file is serial too, and turns the mapping off again even when it fails.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "client-without-headers", version: "1.0.0" },
+  },
+};
+
+/** REST as the bootstrap admin key, for set-up and clean-up (the `api` fixture is per test). */
+async function adminApi(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string | undefined) {
+  return playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+  });
+}
+
+/** An MCP initialize with no key at all, as a client that cannot send headers would. */
+async function anonymousInitialize(baseURL: string | undefined, api: APIRequestContext) {
+  return api.post(new URL("/mcp", baseURL).toString(), {
+    headers: { Accept: "application/json, text/event-stream" },
+    data: initialize,
+  });
+}
+
+/** serverInfo.name of an initialize answer, whether it came as plain JSON or as an event stream. */
+async function serverName(response: APIResponse): Promise<string> {
+  const text = await response.text();
+  const json = (response.headers()["content-type"] ?? "").includes("text/event-stream")
+    ? (text.split("\n").find((line) => line.startsWith("data:")) ?? "").slice("data:".length)
+    : text;
+  return (JSON.parse(json) as { result: { serverInfo: { name: string } } }).result.serverInfo.name;
+}
+
+test.describe("Settings → Gateway", () => {
+  const principalName = `loopback-e2e-${Math.random().toString(36).slice(2, 8)}`;
+  let principalId = "";
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    const api = await adminApi(playwright, baseURL);
+    const created = await api.post("/api/v1/principals", { data: { name: principalName } });
+    expect(created.status()).toBe(201);
+    principalId = ((await created.json()) as { principal: { id: string } }).principal.id;
+    await api.dispose();
+  });
+
+  test.afterAll(async ({ playwright, baseURL }) => {
+    const api = await adminApi(playwright, baseURL);
+    const off = await api.put("/api/v1/settings/gateway", { data: { loopbackPrincipalId: null } });
+    expect(off.status()).toBe(200);
+    if (principalId) await api.delete(`/api/v1/principals/${principalId}`);
+    await api.dispose();
+  });
+
+  test("an admin maps requests without a key to a principal, and turns it off again", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    // A context with no credentials of any kind (no key, no cookie).
+    const anonymous = await playwright.request.newContext();
+    try {
+      const refused = await anonymousInitialize(baseURL, anonymous);
+      expect(refused.status()).toBe(401);
+      expect(refused.headers()["www-authenticate"]).toMatch(/^Bearer/);
+
+      await page.goto("/settings");
+      await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Gateway" }).click();
+      await expect(page).toHaveURL(/\/settings\/gateway$/);
+      await expect(page.getByTestId("gateway-enabled")).toHaveText("On");
+      const origin = new URL(baseURL ?? "").origin;
+      await expect(page.getByRole("textbox", { name: "Gateway URL", exact: true })).toHaveValue(
+        `${origin}/mcp`,
+      );
+      await expect(page.getByTestId("gateway-server-url")).toHaveText(`${origin}/mcp/servers/<name>`);
+      await expect(page.getByTestId("gateway-approval-wait")).toContainText("50 seconds");
+      await expect(page.getByRole("textbox", { name: "Claude Code command", exact: true })).toHaveValue(
+        `claude mcp add --transport http switchboard ${origin}/mcp --header "Authorization: Bearer <key>"`,
+      );
+      const state = page.getByTestId("loopback-mapping-state");
+      await expect(state).toContainText("Off");
+      await expect(state).toContainText("Every gateway request needs a principal's key.");
+
+      // Turn it on for the principal.
+      await page.getByLabel("Act as", { exact: true }).selectOption({ label: principalName });
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await expect(state).toContainText(`Every local process can call as ${principalName} without a key.`);
+      await expect(
+        page.getByText(`Saved. Requests without a key now act as ${principalName}.`),
+      ).toBeVisible();
+      await page.reload();
+      await expect(page.getByTestId("loopback-mapping-state")).toContainText(
+        `Every local process can call as ${principalName} without a key.`,
+      );
+      await expect(page.getByLabel("Act as", { exact: true })).toHaveValue(principalId);
+
+      const mapped = await anonymousInitialize(baseURL, anonymous);
+      expect(mapped.status()).toBe(200);
+      expect(await serverName(mapped)).toBe("switchboard");
+
+      // And off again, from the keyboard.
+      await page.getByRole("button", { name: "Turn off" }).focus();
+      await page.keyboard.press("Enter");
+      await expect(page.getByTestId("loopback-mapping-state")).toContainText(
+        "Every gateway request needs a principal's key.",
+      );
+      await expect(page.getByRole("button", { name: "Turn off" })).toHaveCount(0);
+      await expect(page.getByLabel("Act as", { exact: true })).toHaveValue("");
+      expect((await anonymousInitialize(baseURL, anonymous)).status()).toBe(401);
+    } finally {
+      await anonymous.dispose();
+    }
+  });
+
+  test("the REST API reads the same setting, off again, and refuses an unknown principal", async ({
+    api,
+  }) => {
+    const read = await api.get("/api/v1/settings/gateway");
+    expect(read.status()).toBe(200);
+    const body = (await read.json()) as { settings: { loopbackPrincipal: unknown; canMapLoopback: boolean } };
+    expect(body.settings).toMatchObject({ loopbackPrincipal: null, canMapLoopback: true });
+    const unknown = await api.put("/api/v1/settings/gateway", {
+      data: { loopbackPrincipalId: "no-such-id" },
+    });
+    expect(unknown.status()).toBe(400);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch(
+      /no principal with that id/,
+    );
+  });
+});

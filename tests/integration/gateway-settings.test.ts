@@ -1,0 +1,365 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { GET, PUT } from "@/app/api/v1/settings/gateway/route";
+import { auditEvents, events, tenants } from "@/db/schema";
+import type { Actor } from "@/lib/auth/actor";
+import type { DatabaseHandle } from "@/lib/db/client";
+import type { ProcessDatabase } from "@/lib/db/process-db";
+import { putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import { authenticateGateway, GatewayRefusal } from "@/lib/mcp/gateway-auth";
+import { createPrincipalKey } from "@/lib/principals/principal-access";
+import { createPrincipal, deletePrincipal } from "@/lib/principals/principals";
+import { createTestApiKey, openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
+
+/*
+ * The loopback → principal mapping (Settings → Gateway): stored per workspace, held by one
+ * workspace of the installation at most, refused and ignored unless Switchboard listens on
+ * loopback only, and honoured by the gateway only for requests that carry no key.
+ */
+
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+
+const BASE = "http://127.0.0.1:3000";
+type Settings = {
+  loopbackPrincipal: { id: string; name: string } | null;
+  canMapLoopback: boolean;
+  loopbackUnavailableReason: string | null;
+  isLoopbackHeldElsewhere: boolean;
+};
+type ErrorBody = { error: { code: string; message: string; fieldErrors?: Record<string, string[]> } };
+
+const call = (method: "GET" | "PUT", key: string, body?: unknown) =>
+  (method === "GET" ? GET : PUT)(
+    new Request(`${BASE}/api/v1/settings/gateway`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", host: "localhost:3000" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
+const settingsOf = async (response: Response) => ((await response.json()) as { settings: Settings }).settings;
+const errorOf = async (response: Response) => ((await response.json()) as ErrorBody).error;
+
+/** The JSON-RPC result, whether the gateway answered with plain JSON or an event stream. */
+async function jsonRpcResult(response: Response): Promise<{ serverInfo: { name: string } }> {
+  const text = await response.text();
+  const json = response.headers.get("content-type")?.includes("text/event-stream")
+    ? (text.split("\n").find((line) => line.startsWith("data:")) ?? "").slice("data:".length)
+    : text;
+  return (JSON.parse(json) as { result: { serverInfo: { name: string } } }).result;
+}
+
+const anonymousHeaders = (extra: Record<string, string> = {}) => new Headers(extra);
+
+describe("gateway settings: the loopback → principal mapping (PGlite)", () => {
+  let handle: ProcessDatabase;
+  let adminKey: string;
+  let otherAdminKey: string;
+  let otherTenantId: string;
+  let agent: { id: string; name: string };
+  let otherAgent: { id: string; name: string };
+
+  beforeAll(async () => {
+    vi.stubEnv("HOST", "127.0.0.1");
+    handle = await openProcessTestDatabase("pglite");
+    adminKey = await createTestApiKey(handle, ["admin"]);
+    agent = await createPrincipal(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      input: { name: "local-agent" },
+    });
+    const [other] = await handle.db.insert(tenants).values({ slug: "other", name: "Other" }).returning();
+    otherTenantId = other?.id ?? "";
+    otherAdminKey = await createTestApiKey(handle, ["admin"], otherTenantId);
+    otherAgent = await createPrincipal(handle.db, {
+      tenantId: otherTenantId,
+      input: { name: "other-agent" },
+    });
+  });
+  beforeEach(async () => {
+    vi.stubEnv("HOST", "127.0.0.1");
+    // Every test starts with the mapping off in both workspaces.
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: null })).status).toBe(200);
+    expect((await call("PUT", otherAdminKey, { loopbackPrincipalId: null })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    vi.unstubAllEnvs();
+  });
+
+  it("is off by default, and the GET shows the gateway's URLs from the request's origin", async () => {
+    const response = await call("GET", adminKey);
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { settings: Settings; gateway: Record<string, unknown> };
+    expect(body.settings).toEqual({
+      loopbackPrincipal: null,
+      canMapLoopback: true,
+      loopbackUnavailableReason: null,
+      isLoopbackHeldElsewhere: false,
+    });
+    expect(body.gateway).toEqual({
+      isEnabled: true,
+      approvalWaitSeconds: 50,
+      url: "http://localhost:3000/mcp",
+      serverUrlTemplate: "http://localhost:3000/mcp/servers/{name}",
+      claudeCommand:
+        'claude mcp add --transport http switchboard http://localhost:3000/mcp --header "Authorization: Bearer <key>"',
+    });
+  });
+
+  it("refuses malformed input with messages per field", async () => {
+    const wrongType = await call("PUT", adminKey, { loopbackPrincipalId: 42 });
+    expect(wrongType.status).toBe(400);
+    const wrongTypeError = await errorOf(wrongType);
+    expect(wrongTypeError.code).toBe("validation");
+    expect(wrongTypeError.fieldErrors?.loopbackPrincipalId?.[0]).toMatch(/principal's id, or null/);
+
+    const unknownField = await errorOf(await call("PUT", adminKey, { loopbackPrincipal: agent.id }));
+    expect(unknownField.fieldErrors?.loopbackPrincipal).toEqual(['Unknown field "loopbackPrincipal".']);
+
+    const empty = await errorOf(await call("PUT", adminKey, { loopbackPrincipalId: "  " }));
+    expect(empty.fieldErrors?.loopbackPrincipalId?.[0]).toMatch(/principal's id/);
+
+    // A principal of another workspace is no principal here.
+    const foreign = await call("PUT", adminKey, { loopbackPrincipalId: otherAgent.id });
+    expect(foreign.status).toBe(400);
+    expect((await errorOf(foreign)).fieldErrors?.loopbackPrincipalId).toEqual([
+      "There is no principal with that id in this workspace.",
+    ]);
+    expect((await settingsOf(await call("GET", adminKey))).loopbackPrincipal).toBeNull();
+  });
+
+  it("turns on for a principal, recording an audit entry and a policy.changed event on each change", async () => {
+    const on = await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+    expect(on.status).toBe(200);
+    expect((await settingsOf(on)).loopbackPrincipal).toEqual({ id: agent.id, name: "local-agent" });
+    expect((await settingsOf(await call("GET", adminKey))).loopbackPrincipal?.name).toBe("local-agent");
+
+    const audit = await handle.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.tenantId, handle.defaultTenant.id),
+          eq(auditEvents.action, "gateway.loopback_mapping_changed"),
+        ),
+      );
+    expect(audit.at(-1)).toMatchObject({
+      actorKind: "api_key",
+      subject: agent.id,
+      detail: "requests without a key from loopback act as local-agent",
+    });
+    const changes = async () =>
+      (
+        await handle.db
+          .select({ data: events.data })
+          .from(events)
+          .where(and(eq(events.tenantId, handle.defaultTenant.id), eq(events.type, "policy.changed")))
+      ).filter((e) => e.data.subject === "gateway").length;
+    const before = await changes();
+
+    // Saving the same value again changes nothing, so nothing is recorded.
+    await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+    expect(await changes()).toBe(before);
+
+    // PUT semantics: leaving the field out turns the mapping off.
+    const off = await call("PUT", adminKey, {});
+    expect((await settingsOf(off)).loopbackPrincipal).toBeNull();
+    expect(await changes()).toBe(before + 1);
+    const [last] = await handle.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.action, "gateway.loopback_mapping_changed"))
+      .orderBy(auditEvents.createdAt)
+      .then((rows) => rows.slice(-1));
+    expect(last?.detail).toBe("off (was local-agent)");
+  });
+
+  it("lets one workspace of the installation hold the mapping: another's save is a 409", async () => {
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: agent.id })).status).toBe(200);
+    const taken = await call("PUT", otherAdminKey, { loopbackPrincipalId: otherAgent.id });
+    expect(taken.status).toBe(409);
+    const error = await errorOf(taken);
+    expect(error.code).toBe("conflict");
+    expect(error.message).toMatch(/only one workspace can hold the mapping: turn it off there first/);
+    // The other workspace is not named to this one's admins.
+    expect(error.message).not.toMatch(/Default|local-agent/);
+    expect((await settingsOf(await call("GET", otherAdminKey))).isLoopbackHeldElsewhere).toBe(true);
+    // Off is always allowed, and once the first lets go the second may take it.
+    expect((await call("PUT", otherAdminKey, { loopbackPrincipalId: null })).status).toBe(200);
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: null })).status).toBe(200);
+    const now = await call("PUT", otherAdminKey, { loopbackPrincipalId: otherAgent.id });
+    expect((await settingsOf(now)).loopbackPrincipal?.name).toBe("other-agent");
+    expect((await settingsOf(await call("GET", adminKey))).isLoopbackHeldElsewhere).toBe(true);
+  });
+
+  it("is refused on save and ignored per request when Switchboard listens beyond loopback", async () => {
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: agent.id })).status).toBe(200);
+    vi.stubEnv("HOST", "0.0.0.0");
+
+    const refused = await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+    expect(refused.status).toBe(403);
+    const error = await errorOf(refused);
+    expect(error.code).toBe("policy_denied");
+    expect(error.message).toMatch(/HOST is not 127\.0\.0\.1, ::1 or localhost/);
+    expect(error.fieldErrors?.loopbackPrincipalId?.[0]).toBe(error.message);
+
+    const settings = await settingsOf(await call("GET", adminKey));
+    expect(settings.canMapLoopback).toBe(false);
+    expect(settings.loopbackUnavailableReason).toMatch(/Start Switchboard with HOST=127\.0\.0\.1/);
+    await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toMatchObject({ status: 401 });
+
+    // Turning it off stays possible.
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: null })).status).toBe(200);
+  });
+
+  it("turns off when its principal is deleted, and the workspace no longer blocks others", async () => {
+    const doomed = await createPrincipal(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      input: { name: "doomed-agent" },
+    });
+    expect((await call("PUT", adminKey, { loopbackPrincipalId: doomed.id })).status).toBe(200);
+    expect((await authenticateGateway(handle.db, anonymousHeaders())).principalName).toBe("doomed-agent");
+
+    await deletePrincipal(handle.db, { tenantId: handle.defaultTenant.id, id: doomed.id });
+    expect((await settingsOf(await call("GET", adminKey))).loopbackPrincipal).toBeNull();
+    await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toBeInstanceOf(GatewayRefusal);
+    expect((await call("PUT", otherAdminKey, { loopbackPrincipalId: otherAgent.id })).status).toBe(200);
+  });
+
+  describe("authenticateGateway", () => {
+    let agentKey: string;
+    beforeAll(async () => {
+      const other = await createPrincipal(handle.db, {
+        tenantId: handle.defaultTenant.id,
+        input: { name: "keyed-agent" },
+      });
+      agentKey = (
+        await createPrincipalKey(handle.db, {
+          tenantId: handle.defaultTenant.id,
+          principalId: other.id,
+          input: { name: "k" },
+          createdBy: null,
+        })
+      ).key;
+    });
+
+    it("refuses a request without a key while the mapping is off (401 with a challenge)", async () => {
+      const refusal = await authenticateGateway(handle.db, anonymousHeaders()).catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(GatewayRefusal);
+      expect(refusal).toMatchObject({
+        status: 401,
+        headers: { "WWW-Authenticate": 'Bearer realm="switchboard"' },
+      });
+    });
+
+    it("maps a request without a key to the chosen principal; a key always wins; a bad key stays 401", async () => {
+      await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+      expect(await authenticateGateway(handle.db, anonymousHeaders())).toEqual({
+        tenantId: handle.defaultTenant.id,
+        principalId: agent.id,
+        principalName: "local-agent",
+      });
+      // A dashboard cookie is no key: the request still acts as the mapped principal, not the operator.
+      expect(
+        (await authenticateGateway(handle.db, anonymousHeaders({ cookie: "better-auth.session_token=x" })))
+          .principalName,
+      ).toBe("local-agent");
+      // next start names the socket's peer in X-Forwarded-For: a loopback peer keeps the mapping.
+      for (const peer of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
+        expect(
+          (await authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": peer }))).principalName,
+        ).toBe("local-agent");
+      }
+      expect(
+        (await authenticateGateway(handle.db, new Headers({ authorization: `Bearer ${agentKey}` })))
+          .principalName,
+      ).toBe("keyed-agent");
+      await expect(
+        authenticateGateway(handle.db, new Headers({ authorization: "Bearer sb_not-a-real-key-0000000000" })),
+      ).rejects.toMatchObject({ status: 401 });
+      await expect(
+        authenticateGateway(handle.db, new Headers({ "x-api-key": adminKey })),
+      ).rejects.toMatchObject({
+        status: 403,
+      });
+    });
+
+    it("ignores the mapping for a request forwarded for another machine (a reverse proxy on this one)", async () => {
+      await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+      for (const forwarded of ["203.0.113.7", "127.0.0.1, 10.0.0.8", "unknown"]) {
+        await expect(
+          authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": forwarded })),
+        ).rejects.toMatchObject({ status: 401 });
+      }
+    });
+
+    it("lets an unauthenticated MCP client initialize through /mcp only while the mapping is on", async () => {
+      const initialize = () =>
+        handleGatewayRequest(
+          new Request(`${BASE}/mcp`, {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+            body: JSON.stringify({
+              jsonrpc: "2.0",
+              id: 1,
+              method: "initialize",
+              params: {
+                protocolVersion: "2025-06-18",
+                capabilities: {},
+                clientInfo: { name: "no-headers", version: "1.0.0" },
+              },
+            }),
+          }),
+          { scope: "all" },
+        );
+      expect((await initialize()).status).toBe(401);
+      await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+      const mapped = await initialize();
+      expect(mapped.status).toBe(200);
+      expect((await jsonRpcResult(mapped)).serverInfo.name).toBe("switchboard");
+    });
+  });
+});
+
+describe("gateway settings on PostgreSQL: concurrent saves from two workspaces", () => {
+  let handle: DatabaseHandle;
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("lets exactly one of two simultaneous saves take the mapping", async () => {
+    vi.stubEnv("HOST", "127.0.0.1");
+    handle = await openTestDatabase("postgres");
+    const tenantIds = await Promise.all(
+      ["race-a", "race-b"].map(async (slug) => {
+        const [row] = await handle.db.insert(tenants).values({ slug, name: slug }).returning();
+        return row?.id ?? "";
+      }),
+    );
+    const saves = await Promise.allSettled(
+      tenantIds.map(async (tenantId) => {
+        const principal = await createPrincipal(handle.db, { tenantId, input: { name: "racer" } });
+        const [tenant] = await handle.db.select().from(tenants).where(eq(tenants.id, tenantId));
+        if (!tenant) throw new Error("no tenant");
+        const actor: Actor = {
+          kind: "api_key",
+          keyId: "test",
+          tenant,
+          scopes: ["admin"],
+          principalId: null,
+          role: "admin",
+        };
+        return putGatewaySettings(handle.db, {
+          tenantId,
+          input: { loopbackPrincipalId: principal.id },
+          actor,
+        });
+      }),
+    );
+    expect(saves.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+    const rejected = saves.find((s) => s.status === "rejected");
+    expect((rejected as PromiseRejectedResult | undefined)?.reason).toMatchObject({ code: "conflict" });
+  });
+});
