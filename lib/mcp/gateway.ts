@@ -1,130 +1,105 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ListToolsRequestSchema,
-  type Progress,
-} from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
 import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./gateway-auth";
-import { callThroughGateway } from "./gateway-call";
-import { callMetaTool, isMetaTool, metaTools } from "./gateway-meta";
-import type { ProgressSend } from "./gateway-progress";
-import { registerResourceHandlers } from "./gateway-resources";
-import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./gateway-tools";
+import { buildGatewayServer } from "./gateway-server";
+import { gatewaySessions } from "./gateway-sessions";
+import type { GatewayScope } from "./gateway-tools";
 
 /**
  * Switchboard as an MCP server (streamable HTTP), framework-free: a Web Request in, a Response out.
  *
- * Stateless: every POST gets its own Server and transport, and everything it needs (principal,
- * grants, catalog, calls) is read from the database — so any replica behind a load balancer can
- * answer any request, with no session affinity. Without sessions there is nothing to stream on a
- * GET or to end with a DELETE: both answer 405, which the spec allows and SDK clients expect.
+ * Two ways to be answered, one set of handlers (gateway-server):
+ * - A session: `initialize` opens one on this process (Mcp-Session-Id), bound to the principal and
+ *   endpoint. It is what lets a downstream server reach the client while a call runs (sampling,
+ *   elicitation, roots, log messages), and what `list_changed` and resource updates are sent to
+ *   (GET opens its stream; DELETE ends it).
+ * - One-shot (stateless): a request without a session id — or with one this process does not know
+ *   (another replica's, or from before a restart) — gets its own server and transport. Everything
+ *   an answer needs is in the database, so any replica behind a load balancer can answer it. GET
+ *   and DELETE need the session itself: unknown, they answer 404 so the client starts a new one.
  *
- * Host/Origin (DNS rebinding) are checked before this runs, by proxy.ts for every path.
+ * Every request authenticates; a session only serves the principal and endpoint that opened it.
+ * Host/Origin (DNS rebinding) are checked before this runs: by proxy.ts on Next.js's routes, by
+ * gateway-entry.ts on the Switchboard server's own gateway path (server.mjs).
  */
 
 export type GatewayOptions = { scope: GatewayScope };
 
-const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
 /** Tool arguments can be large (documents, diffs); the SDK's own default bound. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export async function handleGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
-  const env = readEnv();
-  if (!env.mcpEnabled) {
+  if (!readEnv().mcpEnabled) {
     return jsonRpcError(404, -32000, "The MCP gateway is turned off here (SWITCHBOARD_MCP_ENABLED=false).");
   }
   try {
     const { db } = await getDatabase();
     const principal = await authenticateGateway(db, req.headers);
-    if (req.method !== "POST") {
-      return jsonRpcError(405, -32000, "This gateway is stateless: send requests with POST.", {
-        Allow: "POST",
-      });
+    const sessionId = req.headers.get("mcp-session-id");
+    const session = sessionId ? gatewaySessions.get(sessionId) : undefined;
+    if (session) {
+      switch (session.admits(principal, options.scope)) {
+        case "other-principal":
+          return jsonRpcError(403, -32001, "This session belongs to another principal.");
+        case "other-endpoint":
+          return jsonRpcError(404, -32001, "Session not found at this endpoint.");
+        case "yes":
+          return await session.handle(req, req.method === "POST" ? await readBody(req) : undefined);
+      }
     }
-    const body = await readJsonBody(req, MAX_BODY_BYTES);
-    const server = buildGatewayServer(db, {
-      principal,
-      scope: options.scope,
-      waitSeconds: env.mcpApprovalWaitSeconds,
-      requestSignal: req.signal,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      // A plain JSON answer is cheaper than an event stream; a stream only where progress may flow.
-      enableJsonResponse: !mayStreamProgress(body),
-    });
-    await server.connect(transport);
-    return await transport.handleRequest(req, { parsedBody: body });
+    if (req.method !== "POST") {
+      return sessionId
+        ? jsonRpcError(404, -32001, "Session not found: send initialize to start a new one.")
+        : jsonRpcError(405, -32000, "GET and DELETE need a session: send initialize (POST) first.", {
+            Allow: "POST",
+          });
+    }
+    const body = await readBody(req);
+    if (isInitialize(body)) {
+      const opened = await gatewaySessions.open(
+        db,
+        { principal, scope: options.scope, credentials: new Headers(req.headers) },
+        req,
+        body,
+      );
+      if (opened) return opened;
+    }
+    return await answerOnce(db, req, body, { principal, scope: options.scope });
   } catch (error) {
     return refusalResponse(error);
   }
 }
 
-function buildGatewayServer(
+/** A stateless request: its own server and transport, gone with the response. */
+async function answerOnce(
   db: Database,
-  context: {
-    principal: GatewayPrincipal;
-    scope: GatewayScope;
-    waitSeconds: number;
-    requestSignal: AbortSignal;
-  },
-): Server {
-  const { principal, scope } = context;
-  const server = new Server(SERVER_INFO, {
-    // Resources and prompts always declared: the lists are simply empty when nothing is permitted.
-    capabilities: { tools: {}, resources: {}, prompts: {} },
-    instructions:
-      "Switchboard: the tools you are granted on the MCP servers of this workspace. Some calls wait for a " +
-      "person's approval; a result naming a call id can be collected with switchboard__wait_call.",
+  req: Request,
+  body: unknown,
+  context: { principal: GatewayPrincipal; scope: GatewayScope },
+): Promise<Response> {
+  const server = buildGatewayServer(db, {
+    ...context,
+    session: undefined,
+    signalFor: (extra) => AbortSignal.any([extra.signal, req.signal]),
   });
-  registerResourceHandlers(server, db, { principal, scope, signal: context.requestSignal });
-
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    // Returned as plain objects: nothing here goes through a schema library (see gateway-tools).
-    tools: [
-      ...metaTools,
-      ...(await listGatewayTools(db, {
-        tenantId: principal.tenantId,
-        principalId: principal.principalId,
-        scope,
-      })),
-    ],
-  }));
-
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args, _meta } = request.params;
-    const token = _meta?.progressToken;
-    const sendProgress: ProgressSend | undefined =
-      token === undefined
-        ? undefined
-        : (progress: Progress) =>
-            extra.sendNotification({
-              method: "notifications/progress",
-              params: { ...progress, progressToken: token },
-            });
-    // The client's cancellation (notifications/cancelled) or its going away cancels the call.
-    const signal = AbortSignal.any([extra.signal, context.requestSignal]);
-    if (isMetaTool(name)) {
-      return callMetaTool(db, { principal, name, arguments: args, signal, sendProgress });
-    }
-    const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
-    return callThroughGateway(db, {
-      principal,
-      gatewayName,
-      arguments: args,
-      signal,
-      sendProgress,
-      waitSeconds: context.waitSeconds,
-    });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    // A plain JSON answer is cheaper than an event stream; a stream only where progress may flow.
+    enableJsonResponse: !mayStreamProgress(body),
   });
-  return server;
+  await server.connect(transport);
+  return transport.handleRequest(req, { parsedBody: body });
+}
+
+const readBody = (req: Request) => readJsonBody(req, MAX_BODY_BYTES);
+
+function isInitialize(body: unknown): boolean {
+  return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
 }
 
 /** A tools/call with a progress token is the one request that may have notices to stream. */

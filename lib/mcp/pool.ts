@@ -89,6 +89,11 @@ export class ConnectionPool {
     return this.get(id).callTool(name, args, options);
   }
 
+  /** Listens for the server's notifications/resources/updated; returns the function that stops. */
+  onResourceUpdated(id: string, listener: (uri: string) => void): () => void {
+    return this.get(id).onResourceUpdated(listener);
+  }
+
   /** Drops the connection and connects again now; also leaves crash-loop. Rejects if that fails. */
   async reconnect(id: string): Promise<void> {
     await this.get(id).reconnect();

@@ -1,7 +1,14 @@
 import { performance } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { CallToolResult, Implementation, Progress } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type Implementation,
+  McpError,
+  type Progress,
+  type ProgressToken,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
+import { callerOf, InFlightCalls, type RelayedRequest } from "./caller-relay";
 import {
   type ConnectionConfig,
   connectionIdentity,
@@ -41,6 +48,7 @@ export type ConnectionDeps = {
 };
 
 export type CallToolOptions = {
+  /** Also identifies the caller, for relaying the server's requests and logs to it (caller-relay). */
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
   /** Overrides the server's callTimeoutMs for this call. */
@@ -67,6 +75,11 @@ export class ServerConnection {
   private stopped = false;
   // Connections lost earlier whose processes may still be on their way out.
   private readonly retiring = new Set<Promise<void>>();
+  // Calls running on this connection, so what the server sends back finds its caller.
+  private readonly inFlight = new InFlightCalls();
+  private readonly resourceListeners = new Set<(uri: string) => void>();
+  private readonly progressListeners = new Map<ProgressToken, (progress: Progress) => void>();
+  private progressTokens = 0;
   private readonly schedule: RetrySchedule;
   private readonly record: ConnectionRecord;
 
@@ -124,12 +137,16 @@ export class ServerConnection {
     const client = await this.getClient();
     const live = this.live;
     const timeoutMs = options.timeoutMs ?? this.cfg.callTimeoutMs;
+    const leave = this.inFlight.enter(callerOf(options.signal));
+    // Our own progress token, not the SDK's onprogress: see tapProgress (handshake).
+    const progressToken = options.onProgress ? `switchboard-${++this.progressTokens}` : undefined;
+    if (progressToken && options.onProgress) this.progressListeners.set(progressToken, options.onProgress);
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, {
-        signal: options.signal,
-        timeout: timeoutMs,
-        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
-      });
+      const result = await client.callTool(
+        { name, arguments: args, ...(progressToken ? { _meta: { progressToken } } : {}) },
+        undefined,
+        { signal: options.signal, timeout: timeoutMs },
+      );
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -138,7 +155,16 @@ export class ServerConnection {
       // A broken channel (an HTTP session gone, a network error) will not heal by itself.
       if (live && isTransportFailure(error)) this.connectionLost(live, failure);
       throw failure;
+    } finally {
+      leave();
+      if (progressToken) this.progressListeners.delete(progressToken);
     }
+  }
+
+  /** The server's notifications/resources/updated (after a resources/subscribe), across reconnects. */
+  onResourceUpdated(listener: (uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
   }
 
   /** Manual reconnect: forgets the failure history (leaves crash-loop) and connects now. */
@@ -243,6 +269,14 @@ export class ServerConnection {
         onListChanged: (list) => {
           if (generation === this.generation) this.emit({ type: "list.changed", list });
         },
+        relay: {
+          progress: ({ progressToken, ...progress }) => this.progressListeners.get(progressToken)?.(progress),
+          request: (request, signal) => this.relayRequest(request, signal),
+          log: (message) => this.inFlight.logTarget()?.log(message),
+          resourceUpdated: (uri) => {
+            for (const listener of this.resourceListeners) listener(uri);
+          },
+        },
       }).catch((error: unknown) => {
         // A hung server's last words are those before we stopped it, not its reaction to SIGTERM.
         if (error instanceof ConnectTimeoutError) hintTail = this.record.stderrTail();
@@ -285,6 +319,12 @@ export class ServerConnection {
       }
       throw failure;
     }
+  }
+
+  private async relayRequest(request: RelayedRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const route = this.inFlight.route(request);
+    if (route.kind === "refuse") throw new McpError(route.code, route.reason);
+    return route.caller.request(request, signal);
   }
 
   // ── losing the connection ──────────────────────────────────────────────────────────────

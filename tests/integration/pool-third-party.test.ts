@@ -117,7 +117,7 @@ describe("server-filesystem over stdio", () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it("keeps its own allowed folder: the pool declares no roots", async () => {
+  it("keeps its own allowed folder: its roots request comes outside any call and is refused", async () => {
     const client = await rec.pool.getClient("id-filesystem");
     const { tools } = await client.listTools();
     expect(tools.length).toBeGreaterThanOrEqual(10);

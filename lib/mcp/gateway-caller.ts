@@ -1,0 +1,82 @@
+import {
+  type ClientCapabilities,
+  CreateMessageResultSchema,
+  CreateMessageResultWithToolsSchema,
+  ElicitResultSchema,
+  ListRootsResultSchema,
+  type LoggingLevel,
+  LoggingLevelSchema,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { CallerChannel, LogMessage, RelayedRequest } from "./caller-relay";
+import type { RequestExtra } from "./gateway-server";
+
+/**
+ * The gateway client behind one tools/call, as the downstream connection sees it (caller-relay):
+ * what it declared it can answer, and its request stream, on which the downstream server's
+ * requests and log messages reach it in order, before the result.
+ */
+export function gatewayCaller(params: {
+  owner: string;
+  /** What the client declared at initialize; undefined without a session (nothing can be asked back). */
+  capabilities: ClientCapabilities | undefined;
+  extra: RequestExtra;
+  /** The least severe level the client wants (logging/setLevel); undefined = everything. */
+  logLevel: () => LoggingLevel | undefined;
+}): CallerChannel {
+  const { extra } = params;
+  return {
+    owner: params.owner,
+    refusal: (request) => refusalOf(request, params.capabilities),
+    request: (request, signal) =>
+      extra.sendRequest(request as ServerRequest, resultSchemaOf(request), { signal }) as Promise<
+        Record<string, unknown>
+      >,
+    log: (message: LogMessage) => {
+      if (isBelow(message.level, params.logLevel())) return;
+      // A client that went away must not fail the call.
+      extra.sendNotification({ method: "notifications/message", params: message }).catch(() => {});
+    },
+  };
+}
+
+function refusalOf(
+  request: RelayedRequest,
+  capabilities: ClientCapabilities | undefined,
+): string | undefined {
+  if (!capabilities) {
+    return `The tool call came without a session, so its client cannot be asked anything back (${request.method}): connect with initialize and send the Mcp-Session-Id.`;
+  }
+  const missing = (what: string) => `The client that made this call did not declare the ${what} capability.`;
+  switch (request.method) {
+    case "sampling/createMessage":
+      if (!capabilities.sampling) return missing("sampling");
+      return request.params?.tools && !capabilities.sampling.tools ? missing("sampling.tools") : undefined;
+    case "elicitation/create": {
+      const elicitation = capabilities.elicitation;
+      if (!elicitation) return missing("elicitation");
+      if (request.params?.mode === "url") return elicitation.url ? undefined : missing("elicitation.url");
+      // An empty elicitation capability means form mode (MCP's backwards compatibility).
+      return elicitation.form || !elicitation.url ? undefined : missing("elicitation.form");
+    }
+    case "roots/list":
+      return capabilities.roots ? undefined : missing("roots");
+  }
+}
+
+function resultSchemaOf(request: RelayedRequest) {
+  switch (request.method) {
+    case "sampling/createMessage":
+      return request.params?.tools ? CreateMessageResultWithToolsSchema : CreateMessageResultSchema;
+    case "elicitation/create":
+      return ElicitResultSchema;
+    case "roots/list":
+      return ListRootsResultSchema;
+  }
+}
+
+const SEVERITY = LoggingLevelSchema.options;
+
+function isBelow(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
+  return threshold !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(threshold);
+}

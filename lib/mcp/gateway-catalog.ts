@@ -1,0 +1,164 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { catalogEntries, mcpServers } from "@/db/schema";
+import type { Database } from "@/lib/db/client";
+import { GRANT_ALL } from "@/lib/policy/grants";
+import { listGrantPatterns } from "@/lib/principals/principals";
+import { getServerRuntime } from "@/lib/runtime/server-runtime";
+import type { GatewayPrincipal } from "./gateway-auth";
+import type { GatewayScope } from "./gateway-tools";
+
+/**
+ * Which servers' resources, resource templates and prompts a principal may reach through the
+ * gateway, and which server a URI or prompt name leads to.
+ *
+ * The rule: a principal may see (list, read, get, complete, subscribe) a server's resources,
+ * templates and prompts when it is granted at least one tool of that server — a grant pattern `*`,
+ * `<server>__*`, or any `<server>__<tool>`. Only enabled servers count. Everything else is
+ * invisible, and asking for it anyway is an InvalidParams error that does not say whether it exists.
+ *
+ * Listings come from the stored catalog (definitions verbatim, as discovered). On `/mcp` prompt
+ * names are `<server>__<prompt>` (server names have no `_`, so the first `__` ends the server part);
+ * resource URIs are never renamed: a URI leads to the permitted server whose catalog lists it
+ * (first by server name if several do), else to the first whose resource template matches it.
+ */
+
+export const PROMPT_SEPARATOR = "__";
+
+export type PermittedServer = { id: string; name: string };
+export type CatalogScope = { tenantId: string; principalId: string; scope: GatewayScope };
+export type Entry = { server: PermittedServer; definition: Record<string, unknown> };
+type EntryKind = (typeof catalogEntries.$inferSelect)["kind"];
+
+export const catalogScopeOf = (context: {
+  principal: GatewayPrincipal;
+  scope: GatewayScope;
+}): CatalogScope => ({
+  tenantId: context.principal.tenantId,
+  principalId: context.principal.principalId,
+  scope: context.scope,
+});
+
+/** Whether the grant patterns give the principal at least one tool of the server (see the rule above). */
+export function mayUseServerCatalog(patterns: readonly string[], serverName: string): boolean {
+  return patterns.some(
+    (pattern) => pattern === GRANT_ALL || pattern.startsWith(`${serverName}${PROMPT_SEPARATOR}`),
+  );
+}
+
+/** Enabled servers in scope the principal may use, by name. */
+async function permittedServers(db: Database, params: CatalogScope): Promise<PermittedServer[]> {
+  const [patterns, servers] = await Promise.all([
+    listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.principalId }),
+    db
+      .select({ id: mcpServers.id, name: mcpServers.name })
+      .from(mcpServers)
+      .where(
+        and(
+          eq(mcpServers.tenantId, params.tenantId),
+          eq(mcpServers.enabled, true),
+          params.scope === "all" ? undefined : eq(mcpServers.name, params.scope.server),
+        ),
+      )
+      .orderBy(asc(mcpServers.name)),
+  ]);
+  return servers.filter((server) => mayUseServerCatalog(patterns, server.name));
+}
+
+export async function listEntries(
+  db: Database,
+  params: CatalogScope,
+  kind: EntryKind,
+  known?: PermittedServer[],
+): Promise<Entry[]> {
+  const servers = known ?? (await permittedServers(db, params));
+  if (servers.length === 0) return [];
+  const byId = new Map(servers.map((server) => [server.id, server]));
+  const rows = await db
+    .select({ serverId: catalogEntries.serverId, definition: catalogEntries.definition })
+    .from(catalogEntries)
+    .where(
+      and(
+        eq(catalogEntries.tenantId, params.tenantId),
+        eq(catalogEntries.kind, kind),
+        inArray(catalogEntries.serverId, [...byId.keys()]),
+      ),
+    )
+    .orderBy(asc(catalogEntries.key));
+  return rows
+    .map((row) => ({ server: byId.get(row.serverId), definition: row.definition }))
+    .filter((entry): entry is Entry => entry.server !== undefined)
+    .sort((a, b) => a.server.name.localeCompare(b.server.name));
+}
+
+/** The server a resource URI leads to (see the rule above). */
+export async function findResourceServer(
+  db: Database,
+  params: CatalogScope,
+  uri: string,
+): Promise<PermittedServer | undefined> {
+  const servers = await permittedServers(db, params);
+  const listed = await listEntries(db, params, "resource", servers);
+  const exact = listed.find((entry) => entry.definition.uri === uri);
+  if (exact) return exact.server;
+  const templates = await listEntries(db, params, "resource-template", servers);
+  return templates.find((entry) => templateMatches(entry.definition.uriTemplate, uri))?.server;
+}
+
+/** The server that lists `uri` as a resource template (completions name templates, not resources). */
+export async function findTemplateServer(
+  db: Database,
+  params: CatalogScope,
+  uri: string,
+): Promise<PermittedServer | undefined> {
+  const templates = await listEntries(db, params, "resource-template");
+  return (
+    templates.find((entry) => entry.definition.uriTemplate === uri)?.server ??
+    (await findResourceServer(db, params, uri))
+  );
+}
+
+function templateMatches(template: unknown, uri: string): boolean {
+  if (typeof template !== "string") return false;
+  try {
+    return new UriTemplate(template).match(uri) !== null;
+  } catch {
+    return false; // a template the SDK cannot parse matches nothing
+  }
+}
+
+/** The server and its own name of a prompt named as the client sees it. */
+export async function findPrompt(
+  db: Database,
+  params: CatalogScope,
+  name: string,
+): Promise<{ server: PermittedServer; promptName: string } | undefined> {
+  let serverName: string | undefined;
+  let promptName = name;
+  if (params.scope === "all") {
+    const at = name.indexOf(PROMPT_SEPARATOR);
+    if (at <= 0) return undefined;
+    serverName = name.slice(0, at);
+    promptName = name.slice(at + PROMPT_SEPARATOR.length);
+  }
+  const prompts = await listEntries(db, params, "prompt");
+  const found = prompts.find(
+    (entry) =>
+      entry.definition.name === promptName && (serverName === undefined || entry.server.name === serverName),
+  );
+  return found ? { server: found.server, promptName } : undefined;
+}
+
+export async function pooledClient(serverId: string): Promise<Client> {
+  return (await runningPool()).getClient(serverId);
+}
+
+export async function runningPool() {
+  const runtime = await getServerRuntime();
+  if (!runtime) {
+    throw new McpError(ErrorCode.InternalError, "The connection pool is not running in this process.");
+  }
+  return runtime.pool;
+}

@@ -1,0 +1,140 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type LoggingLevel,
+  type Progress,
+  type ServerNotification,
+  type ServerRequest,
+  SetLevelRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
+import { attachCaller } from "./caller-relay";
+import type { GatewayPrincipal } from "./gateway-auth";
+import { callThroughGateway } from "./gateway-call";
+import { gatewayCaller } from "./gateway-caller";
+import { registerCompletionHandler } from "./gateway-completions";
+import { callMetaTool, isMetaTool, metaTools } from "./gateway-meta";
+import type { ProgressSend } from "./gateway-progress";
+import { registerResourceHandlers } from "./gateway-resources";
+import { registerSubscriptionHandlers } from "./gateway-subscriptions";
+import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./gateway-tools";
+
+/**
+ * The gateway's MCP server: one per session, or one per stateless request. Everything it answers
+ * is read from the database at the time of the request (principal, grants, catalog, calls), so a
+ * session holds no answer that could go stale — only the client's declared capabilities and log level.
+ */
+
+export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What a session keeps between requests. */
+export type GatewaySessionState = {
+  readonly id: string;
+  /** Set by logging/setLevel: less severe messages are not relayed. */
+  logLevel: LoggingLevel | undefined;
+  notifyResourceUpdated: (uri: string) => void;
+};
+
+export type GatewayContext = {
+  principal: GatewayPrincipal;
+  scope: GatewayScope;
+  /** The session this server belongs to; undefined when it answers one stateless request. */
+  session: GatewaySessionState | undefined;
+  /** A fresh signal for one request: aborted by the client's cancellation or its HTTP request going away. */
+  signalFor: (extra: RequestExtra) => AbortSignal;
+};
+
+const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
+
+export function buildGatewayServer(db: Database, context: GatewayContext): Server {
+  const server = new Server(SERVER_INFO, {
+    // Resources and prompts always declared: the lists are simply empty when nothing is permitted.
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      completions: {},
+      logging: {},
+    },
+    instructions:
+      "Switchboard: the tools you are granted on the MCP servers of this workspace. Some calls wait for a " +
+      "person's approval; a result naming a call id can be collected with switchboard__wait_call.",
+    // A burst of changes (a server re-registered, grants saved) is one notice per list.
+    debouncedNotificationMethods: [
+      "notifications/tools/list_changed",
+      "notifications/resources/list_changed",
+      "notifications/prompts/list_changed",
+    ],
+  });
+  registerToolHandlers(server, db, context);
+  registerResourceHandlers(server, db, context);
+  registerCompletionHandler(server, db, context);
+  registerSubscriptionHandlers(server, db, context);
+  // Replaces the SDK's own handler: the level is the session's, and filters what the gateway relays.
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    if (context.session) context.session.logLevel = request.params.level;
+    return {};
+  });
+  return server;
+}
+
+function registerToolHandlers(server: Server, db: Database, context: GatewayContext): void {
+  const { principal, scope } = context;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    // Returned as plain objects: nothing here goes through a schema library (see gateway-tools).
+    tools: [
+      ...metaTools,
+      ...(await listGatewayTools(db, {
+        tenantId: principal.tenantId,
+        principalId: principal.principalId,
+        scope,
+      })),
+    ],
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args, _meta } = request.params;
+    const token = _meta?.progressToken;
+    const sendProgress: ProgressSend | undefined =
+      token === undefined
+        ? undefined
+        : (progress: Progress) =>
+            extra.sendNotification({
+              method: "notifications/progress",
+              params: { ...progress, progressToken: token },
+            });
+    const signal = context.signalFor(extra);
+    if (isMetaTool(name)) {
+      return callMetaTool(db, { principal, name, arguments: args, signal, sendProgress });
+    }
+    const { session } = context;
+    const detach = attachCaller(
+      signal,
+      gatewayCaller({
+        owner: session?.id ?? crypto.randomUUID(),
+        capabilities: session ? server.getClientCapabilities() : undefined,
+        extra,
+        logLevel: () => session?.logLevel,
+      }),
+    );
+    try {
+      const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
+      return await callThroughGateway(db, {
+        principal,
+        gatewayName,
+        arguments: args,
+        signal,
+        sendProgress,
+        // Read per call, not per session: a changed setting applies to open sessions too.
+        waitSeconds: readEnv().mcpApprovalWaitSeconds,
+      });
+    } finally {
+      detach();
+    }
+  });
+}

@@ -1,0 +1,82 @@
+import { getDatabase } from "@/lib/db/process-db";
+import type { RecordedEvent } from "@/lib/events/event-types";
+import { subscribeEvents } from "@/lib/events/record-event";
+import { authenticateGateway, GatewayRefusal } from "./gateway-auth";
+import type { GatewaySession, ListName } from "./gateway-session";
+
+/**
+ * Open sessions follow what they were told: a client hears `list_changed` when the catalog, a
+ * server, a tool or its principal's grants change (and lists again), and its session is closed
+ * when the credential it was opened with no longer opens the gateway (key revoked, principal
+ * deleted, loopback mapping changed). Every request authenticates anyway; closing ends the
+ * streams of clients that only listen. Events of other processes arrive through the event relay.
+ */
+
+const ALL_LISTS: ListName[] = ["tools", "resources", "prompts"];
+
+export function followWorkspaceChanges(sessions: () => Iterable<GatewaySession>): () => void {
+  return subscribeEvents((event) => {
+    const inWorkspace = (match: (session: GatewaySession) => boolean) =>
+      [...sessions()].filter((session) => session.principal.tenantId === event.tenantId && match(session));
+    const showing = (serverName: string) => (session: GatewaySession) =>
+      session.scope === "all" || session.scope.server === serverName;
+    switch (event.type) {
+      case "catalog.changed":
+        for (const session of inWorkspace(showing(event.serverName)))
+          session.notifyListChanged(changedLists(event));
+        return;
+      case "server.registered":
+      case "server.updated":
+      case "server.deleted":
+        for (const session of inWorkspace(showing(event.serverName))) session.notifyListChanged(ALL_LISTS);
+        return;
+      case "policy.changed":
+        switch (event.subject) {
+          case "grants":
+            // Grants decide the tools and which servers' resources and prompts are visible.
+            for (const session of inWorkspace((s) => s.principal.principalId === event.subjectId))
+              session.notifyListChanged(ALL_LISTS);
+            return;
+          case "tool":
+            for (const session of inWorkspace(() => true)) session.notifyListChanged(["tools"]);
+            return;
+          case "api_key":
+          case "principal":
+          case "gateway":
+            void closeRefused(inWorkspace(() => true));
+            return;
+          default:
+            return;
+        }
+      default:
+        return;
+    }
+  });
+}
+
+function changedLists(event: Extract<RecordedEvent, { type: "catalog.changed" }>): ListName[] {
+  const changed = (diff: { added: string[]; removed: string[]; changed: string[] }) =>
+    diff.added.length + diff.removed.length + diff.changed.length > 0;
+  const { diff } = event;
+  return [
+    ...(changed(diff.tools) ? (["tools"] as const) : []),
+    ...(changed(diff.resources) || changed(diff.resourceTemplates) ? (["resources"] as const) : []),
+    ...(changed(diff.prompts) ? (["prompts"] as const) : []),
+  ];
+}
+
+/** Closes the sessions whose credentials are now refused (never on a passing failure, e.g. the database). */
+async function closeRefused(sessions: GatewaySession[]): Promise<void> {
+  if (sessions.length === 0) return;
+  const { db } = await getDatabase();
+  await Promise.all(
+    sessions.map(async (session) => {
+      try {
+        const now = await authenticateGateway(db, session.opener.credentials);
+        if (session.admits(now, session.scope) !== "yes") await session.close();
+      } catch (error) {
+        if (error instanceof GatewayRefusal) await session.close();
+      }
+    }),
+  );
+}

@@ -1,0 +1,171 @@
+import { randomUUID } from "node:crypto";
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { Database } from "@/lib/db/client";
+import type { GatewayPrincipal } from "./gateway-auth";
+import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "./gateway-server";
+import type { GatewayScope } from "./gateway-tools";
+
+export type ListName = "tools" | "resources" | "prompts";
+
+/**
+ * One stateful gateway session on this process: the SDK transport with its session id, the
+ * gateway server behind it, who opened it and on which endpoint. Busy while any of its HTTP
+ * responses is open (a request being answered, the GET stream a client listens on); idle since
+ * the last one ended.
+ */
+export class GatewaySession implements GatewaySessionState {
+  readonly id = randomUUID();
+  logLevel: LoggingLevel | undefined;
+  readonly server: Server;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
+  // The JSON-RPC requests of each HTTP request, so a handler can stop when its HTTP request goes away.
+  private readonly requestSignals = new Map<RequestId, AbortSignal>();
+  private openResponses = 0;
+  private lastActiveAt = Date.now();
+
+  constructor(
+    db: Database,
+    readonly opener: {
+      principal: GatewayPrincipal;
+      scope: GatewayScope;
+      /** The request's headers: authenticated again when its workspace's keys or principals change. */
+      credentials: Headers;
+    },
+    onClosed: (session: GatewaySession) => void,
+  ) {
+    const { principal, scope } = opener;
+    this.server = buildGatewayServer(db, {
+      principal,
+      scope,
+      session: this,
+      signalFor: (extra) => this.signalFor(extra),
+    });
+    // Event streams always: requests and notices of the downstream server ride on a call's stream.
+    this.transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => this.id });
+    this.server.onclose = () => onClosed(this);
+  }
+
+  get principal(): GatewayPrincipal {
+    return this.opener.principal;
+  }
+
+  get scope(): GatewayScope {
+    return this.opener.scope;
+  }
+
+  connect(): Promise<void> {
+    return this.server.connect(this.transport);
+  }
+
+  /** When it went idle; undefined while busy. */
+  idleSince(): number | undefined {
+    return this.openResponses === 0 ? this.lastActiveAt : undefined;
+  }
+
+  /** Whether a request by `principal` on the `scope` endpoint may use this session, and if not, why. */
+  admits(principal: GatewayPrincipal, scope: GatewayScope): "yes" | "other-principal" | "other-endpoint" {
+    const mine = this.opener.principal;
+    if (principal.tenantId !== mine.tenantId || principal.principalId !== mine.principalId)
+      return "other-principal";
+    return scopeKey(scope) === scopeKey(this.opener.scope) ? "yes" : "other-endpoint";
+  }
+
+  async handle(req: Request, body?: unknown): Promise<Response> {
+    const ids = requestIdsOf(body);
+    for (const id of ids) this.requestSignals.set(id, req.signal);
+    this.openResponses++;
+    let finished = false;
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      this.openResponses--;
+      this.lastActiveAt = Date.now();
+      for (const id of ids) if (this.requestSignals.get(id) === req.signal) this.requestSignals.delete(id);
+    };
+    try {
+      const response = await this.transport.handleRequest(
+        req,
+        body === undefined ? undefined : { parsedBody: body },
+      );
+      return whenFinished(response, finish);
+    } catch (error) {
+      finish();
+      throw error;
+    }
+  }
+
+  notifyResourceUpdated(uri: string): void {
+    this.server.sendResourceUpdated({ uri }).catch(() => {});
+  }
+
+  notifyListChanged(lists: Iterable<ListName>): void {
+    for (const list of lists) {
+      const sent =
+        list === "tools"
+          ? this.server.sendToolListChanged()
+          : list === "resources"
+            ? this.server.sendResourceListChanged()
+            : this.server.sendPromptListChanged();
+      sent.catch(() => {});
+    }
+  }
+
+  /** Ends the session: its streams close, its running calls are cancelled, onClosed follows. */
+  close(): Promise<void> {
+    return this.server.close();
+  }
+
+  private signalFor(extra: RequestExtra): AbortSignal {
+    const http = this.requestSignals.get(extra.requestId);
+    return AbortSignal.any(http ? [extra.signal, http] : [extra.signal]);
+  }
+}
+
+const scopeKey = (scope: GatewayScope) => (scope === "all" ? "" : scope.server);
+
+function requestIdsOf(body: unknown): RequestId[] {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.flatMap((message) => {
+    const { id, method } = (message ?? {}) as { id?: unknown; method?: unknown };
+    return typeof method === "string" && (typeof id === "string" || typeof id === "number") ? [id] : [];
+  });
+}
+
+/**
+ * The same response, calling `finish` once its event stream has been read to the end or cancelled.
+ * Any other answer (JSON, 202, an error) is complete as it is.
+ */
+function whenFinished(response: Response, finish: () => void): Response {
+  if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+    finish();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          finish();
+          controller.close();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        finish();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      finish();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+}
