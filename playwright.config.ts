@@ -8,7 +8,7 @@ export const adminStorageState = ".data/e2e-admin.json";
 export const e2eBootstrapKey = "sb_e2e-bootstrap-key-0123456789abcdef";
 
 /**
- * Browser tests against `next start` (run `next build` first; `npm test` does) on a fresh PGlite
+ * Browser tests against the Switchboard server (`node server.mjs`: run `next build` first; `npm test` does) on a fresh PGlite
  * folder, in Debian's Chromium. The server's output goes to a file so tests can search the log.
  */
 export default defineConfig({
@@ -48,11 +48,13 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${port} > ${e2eServerLog} 2>&1`,
+    command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node server.mjs > ${e2eServerLog} 2>&1`,
     url: `http://127.0.0.1:${port}/api/v1/health`,
     timeout: 120_000,
     reuseExistingServer: false,
     env: {
+      HOST: "127.0.0.1",
+      PORT: String(port),
       SWITCHBOARD_DATA_DIR: e2eDataDir,
       SWITCHBOARD_BOOTSTRAP_API_KEY: e2eBootstrapKey,
       NEXT_TELEMETRY_DISABLED: "1",

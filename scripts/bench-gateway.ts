@@ -6,7 +6,7 @@
 //                   recorded and its result stored
 // Every call echoes a unique token and the bench checks each answer is its own request's.
 // Options: --url <switchboard> --key <principal gateway key> use a running Switchboard (echo must be
-// granted and classified read); otherwise `next start` (needs `next build`) runs on a free port with a
+// granted and classified read); otherwise `node server.mjs` (needs `next build`) runs on a free port with a
 // temp PGlite folder. BENCH_CALLS (per client, default 200), BENCH_WARMUP (30).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -126,31 +126,22 @@ async function startHttpEcho(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
-/** A Switchboard of our own: `next start`, a principal with echo granted and classified read. */
+/** A Switchboard of our own (server.mjs), a principal with echo granted and classified read. */
 async function startSwitchboard(): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-bench-"));
-  const child = spawn(
-    "node",
-    [
-      path.join(root, "node_modules/next/dist/bin/next"),
-      "start",
-      "--hostname",
-      "127.0.0.1",
-      "--port",
-      String(port),
-    ],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        SWITCHBOARD_DATA_DIR: path.join(dataDir, "db"),
-        SWITCHBOARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  const child = spawn("node", [path.join(root, "server.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SWITCHBOARD_DATA_DIR: path.join(dataDir, "db"),
+      SWITCHBOARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
+      NEXT_TELEMETRY_DISABLED: "1",
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const base = `http://127.0.0.1:${port}`;
   const rest = async (method: string, route: string, body?: unknown) => {
     const response = await fetch(`${base}${route}`, {
@@ -161,7 +152,10 @@ async function startSwitchboard(): Promise<{ url: string; key: string; stop: () 
     if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<Record<string, unknown>>;
   };
-  await waitFor(async () => ((await fetch(`${base}/api/v1/health`)).ok ? true : undefined), "next start");
+  await waitFor(
+    async () => ((await fetch(`${base}/api/v1/health`)).ok ? true : undefined),
+    "the Switchboard server",
+  );
   const echoId = await waitFor(async () => {
     const { tools } = (await rest("GET", "/api/v1/tools?q=local-tools__echo")) as {
       tools: { id: string; gatewayName: string }[];

@@ -1,4 +1,4 @@
-// Several real Switchboard processes (`next start`, from the .next build) sharing one throwaway
+// Several real Switchboard processes (`node server.mjs`, from the .next build) sharing one throwaway
 // PostgreSQL — the scale-out shape: nothing shared but the database. Reusable by any spec that
 // needs "process A does X, process B sees it" (events, approvals decided on another replica…).
 import { type ChildProcess, spawn } from "node:child_process";
@@ -34,7 +34,7 @@ export type Cluster = {
 };
 
 const root = process.cwd();
-const nextBin = path.join(root, "node_modules", "next", "dist", "bin", "next");
+const serverScript = path.join(root, "server.mjs");
 const logDir = path.join(root, ".data", "e2e-multi-process");
 
 function freePort(): Promise<number> {
@@ -104,21 +104,17 @@ async function startProcess(
   mkdirSync(logDir, { recursive: true });
   const logFile = path.join(logDir, `${name}.log`);
   const out = createWriteStream(logFile);
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [nextBin, "start", "--hostname", "127.0.0.1", "--port", String(port)],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        ...env,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        SWITCHBOARD_DATA_DIR: path.join(logDir, `${name}-data`),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const child: ChildProcess = spawn(process.execPath, [serverScript], {
+    cwd: root,
+    env: {
+      ...process.env,
+      ...env,
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      SWITCHBOARD_DATA_DIR: path.join(logDir, `${name}-data`),
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout?.pipe(out);
   child.stderr?.pipe(out);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
