@@ -143,7 +143,7 @@ async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallVi
     tenantId: eventRows[i]?.tenantId ?? "",
     createdAt: row.createdAt.toISOString(),
   }));
-  processEventHub.publishRecorded(recorded);
+  processEventHub.publishRecorded(db, recorded);
   return views;
 }
 
@@ -201,7 +201,10 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
     });
     return { ...view, call: { ...view.call, ...ending } };
   });
-  processEventHub.publishRecorded(recorded.sort((a, b) => a.id - b.id));
+  processEventHub.publishRecorded(
+    db,
+    recorded.sort((a, b) => a.id - b.id),
+  );
   return views;
 }
 

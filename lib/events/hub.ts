@@ -105,8 +105,12 @@ export class EventHub {
    * Publishes events another module persisted and announced itself, in one statement with its own
    * write (see lib/calls/call-journal.ts): each once, since the relay may have read them back first.
    */
-  publishRecorded(recorded: readonly RecordedEvent[]): void {
-    for (const event of recorded) this.publish(event, "relay");
+  publishRecorded(db: Queryable, recorded: readonly RecordedEvent[]): void {
+    for (const event of recorded) {
+      // As in record(): skipped only when this process's relay, on this database, was first.
+      const relayedAlready = this.relay?.handle.db === db && this.delivered.has(event.id);
+      if (!relayedAlready) this.publish(event);
+    }
   }
 
   hasPublished(id: number): boolean {
