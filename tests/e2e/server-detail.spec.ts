@@ -27,8 +27,10 @@ test("server-everything's detail page: live status, full catalog, health check a
   await expect(page).toHaveURL(/\/servers\/everything-npm$/);
   await expect(page.getByTestId("server-status")).toContainText("Ready", { timeout: 30_000 });
 
+  // 17: server-everything also lists its sampling, elicitation and roots tools, since the pool
+  // declares those capabilities (the gateway relays them to its clients).
   const tools = page.getByRole("tab", { name: /Tools/ });
-  await expect(tools).toContainText("13");
+  await expect(tools).toContainText("17");
   await expect(page.getByTestId("tool-get-sum")).toContainText("everything-npm__get-sum");
   await page.getByTestId("tool-get-sum").getByText("everything-npm__get-sum").click();
   const schema = page.getByTestId("tool-get-sum").getByRole("table");
@@ -54,5 +56,5 @@ test("server-everything's detail page: live status, full catalog, health check a
   await expect(page.getByRole("tabpanel")).toContainText("npx --no-install mcp-server-everything stdio");
 
   await page.getByRole("tab", { name: "Snapshots" }).click();
-  await expect(page.getByTestId("snapshot").first()).toContainText("13");
+  await expect(page.getByTestId("snapshot").first()).toContainText("17");
 });
