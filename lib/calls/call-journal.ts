@@ -127,13 +127,12 @@ async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallVi
         .values(eventRows)
         .returning({ id: events.id, tenantId: events.tenantId, createdAt: events.createdAt }),
     );
+  const notify = processEventHub.announcesOutsideTransactions(db)
+    ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', ${insertedEvents.id}, 'tenantId', ${insertedEvents.tenantId})::text)`
+    : sql`null`;
   const announced = await db
     .with(insertedCalls, insertedEvents)
-    .select({
-      id: insertedEvents.id,
-      createdAt: insertedEvents.createdAt,
-      notified: sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', ${insertedEvents.id}, 'tenantId', ${insertedEvents.tenantId})::text)`,
-    })
+    .select({ id: insertedEvents.id, createdAt: insertedEvents.createdAt, notified: notify })
     .from(insertedEvents)
     .orderBy(insertedEvents.id);
   // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
@@ -184,8 +183,11 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
       from event join updated on updated.id = event.call_id
       returning id, tenant_id, call_id, created_at
     )
-    select id, call_id, created_at,
-      pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text) as notified
+    select id, call_id, created_at, ${
+      processEventHub.announcesOutsideTransactions(db)
+        ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
+        : sql`null`
+    } as notified
     from inserted order by id
   `)) as unknown as ExecuteResult;
   const byCall = new Map(rowsOf(rows).map((row) => [row.call_id, row]));

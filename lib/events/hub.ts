@@ -47,7 +47,9 @@ export class EventHub {
       data,
     };
     const inTransaction = db instanceof PgTransaction;
-    const row = await insertAndAnnounce(db, values).catch(async (error: unknown) => {
+    const row = await insertAndAnnounce(db, values, {
+      announce: inTransaction || this.announcesOutsideTransactions(db),
+    }).catch(async (error: unknown) => {
       // In a transaction the failure has aborted it: the caller must know. Outside one, store the
       // event without the NOTIFY; other processes' relays find it on their next sweep.
       if (inTransaction) throw error;
@@ -111,6 +113,16 @@ export class EventHub {
       const relayedAlready = this.relay?.handle.db === db && this.delivered.has(event.id);
       if (!relayedAlready) this.publish(event);
     }
+  }
+
+  /**
+   * Whether an event written outside a transaction needs a NOTIFY. Not on this process's embedded
+   * PGlite: one process per data folder, so nobody else listens, and this process publishes it
+   * itself at once — the NOTIFY would only cost the single database thread work on every event.
+   * (Inside a transaction it does: that is how the event is published once it commits.)
+   */
+  announcesOutsideTransactions(db: Queryable): boolean {
+    return !(this.relay?.handle.db === db && this.relay.handle.driver === "pglite");
   }
 
   hasPublished(id: number): boolean {
@@ -187,7 +199,19 @@ type InsertedEvent = { id: number; createdAt: Date };
  * INSERT and NOTIFY in one statement (one round trip on the call path). The payload is
  * `{"id":…,"tenantId":"…"}` as the relay expects — built by the database from the new row.
  */
-async function insertAndAnnounce(db: Queryable, values: typeof events.$inferInsert): Promise<InsertedEvent> {
+async function insertAndAnnounce(
+  db: Queryable,
+  values: typeof events.$inferInsert,
+  options: { announce: boolean },
+): Promise<InsertedEvent> {
+  if (!options.announce) {
+    const [row] = await db
+      .insert(events)
+      .values(values)
+      .returning({ id: events.id, createdAt: events.createdAt });
+    if (!row) throw new Error("The event was not recorded.");
+    return row;
+  }
   const inserted = db
     .$with("inserted")
     .as(
