@@ -1,21 +1,11 @@
 "use client";
 
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useClipboardCopy } from "@/components/ui/use-clipboard-copy";
 
 /** A read-only value (a URL, a command line) with a Copy button; selecting it by hand works too. */
 export function CopyField({ value, label, id }: { value: string; label: string; id: string }) {
-  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopyState("copied");
-    } catch {
-      // Clipboard access needs a secure context and permission: selecting lets the person copy by hand.
-      setCopyState("failed");
-    }
-  };
+  const { copyState, copy } = useClipboardCopy(value);
 
   return (
     <div>

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
 import { Button } from "@/components/ui/button";
+import { useClipboardCopy } from "@/components/ui/use-clipboard-copy";
 
 /**
  * A key's value, shown once: it lives in this component's state only (never in the query cache or
@@ -20,17 +20,7 @@ export function OneTimeKey({
   usage: React.ReactNode;
   onDismiss: () => void;
 }) {
-  const [copyState, setCopyState] = useState<"idle" | "copied" | "failed">("idle");
-
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopyState("copied");
-    } catch {
-      // Clipboard access needs a secure context and permission; selecting lets the person copy by hand.
-      setCopyState("failed");
-    }
-  };
+  const { copyState, copy } = useClipboardCopy(value);
 
   return (
     <div data-testid="one-time-key" className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 p-3">
