@@ -107,6 +107,22 @@ export async function findResourceServer(
   return templates.find((entry) => templateMatches(entry.definition.uriTemplate, uri))?.server;
 }
 
+/** findResourceServer for a request naming the URI: one no permitted server lists is invalid params. */
+export async function resourceServerOrThrow(
+  db: Database,
+  params: CatalogScope,
+  uri: string,
+): Promise<PermittedServer> {
+  const target = await findResourceServer(db, params, uri);
+  if (!target) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Unknown resource ${uri}: no server this principal may use lists it.`,
+    );
+  }
+  return target;
+}
+
 /** The server that lists `uri` as a resource template (completions name templates, not resources). */
 export async function findTemplateServer(
   db: Database,

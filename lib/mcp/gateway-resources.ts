@@ -18,10 +18,10 @@ import {
   catalogScopeOf,
   type Entry,
   findPrompt,
-  findResourceServer,
   listEntries,
   PROMPT_SEPARATOR,
   pooledClient,
+  resourceServerOrThrow,
 } from "./gateway-catalog";
 import type { GatewayContext } from "./gateway-server";
 
@@ -48,13 +48,7 @@ export function registerResourceHandlers(server: Server, db: Database, context: 
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra): Promise<ReadResourceResult> => {
     const { uri } = request.params;
-    const target = await findResourceServer(db, perRequest, uri);
-    if (!target) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown resource ${uri}: no server this principal may use lists it.`,
-      );
-    }
+    const target = await resourceServerOrThrow(db, perRequest, uri);
     const client = await pooledClient(target.id);
     return client.readResource(request.params, { signal: context.signalFor(extra) });
   });

@@ -6,7 +6,7 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
-import { catalogScopeOf, findResourceServer, runningPool } from "./gateway-catalog";
+import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./gateway-catalog";
 import type { GatewayContext } from "./gateway-server";
 
 /**
@@ -120,13 +120,7 @@ export function registerSubscriptionHandlers(server: Server, db: Database, conte
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const session = sessionOrThrow(request.method);
     const { uri } = request.params;
-    const target = await findResourceServer(db, perRequest, uri);
-    if (!target) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown resource ${uri}: no server this principal may use lists it.`,
-      );
-    }
+    const target = await resourceServerOrThrow(db, perRequest, uri);
     await resourceSubscriptions.subscribe({
       serverId: target.id,
       uri,
