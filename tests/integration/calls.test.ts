@@ -136,7 +136,12 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
     const stored = await world.handle.db
       .select({ id: calls.id, status: calls.status, result: calls.result })
       .from(calls)
-      .where(inArray(calls.id, done.map((d) => d.id)));
+      .where(
+        inArray(
+          calls.id,
+          done.map((d) => d.id),
+        ),
+      );
     expect(stored).toHaveLength(texts.length);
     for (const row of stored) {
       const text = texts[done.findIndex((d) => d.id === row.id)];
