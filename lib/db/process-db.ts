@@ -1,5 +1,6 @@
 import type { Tenant } from "@/db/schema";
 import { readEnv } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 import { type DatabaseHandle, openDatabase } from "./client";
 
@@ -18,9 +19,20 @@ export function getDatabase(): Promise<ProcessDatabase> {
       env.databaseUrl
         ? { driver: "postgres", url: env.databaseUrl }
         : { driver: "pglite", dataDir: env.dataDir },
-    ).then((handle) =>
-      withBootstrap(handle, { seedDemoServers: env.seedDemoServers, bootstrapApiKey: env.bootstrapApiKey }),
-    );
+    )
+      .then((handle) =>
+        withBootstrap(handle, { seedDemoServers: env.seedDemoServers, bootstrapApiKey: env.bootstrapApiKey }),
+      )
+      .catch((error: unknown) => {
+        // The detail (an address, a path, a lock holder's pid) is for the operator's log; a caller
+        // gets a 503 that says what is wrong without it.
+        console.error(`[switchboard] database not ready: ${(error as Error)?.message ?? String(error)}`);
+        throw new AppError(
+          "upstream_unavailable",
+          "Switchboard's database is not reachable right now (the reason is in the server log); it is tried again on the next request.",
+          { cause: error },
+        );
+      });
     // A failed open must not be cached forever: the next request tries again.
     state.__switchboardDb.catch(() => {
       state.__switchboardDb = undefined;

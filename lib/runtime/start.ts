@@ -1,6 +1,7 @@
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
+import { isAppError } from "@/lib/errors";
 import { startEventRelay } from "@/lib/events/record-event";
 import { startServerRuntime } from "./server-runtime";
 
@@ -22,7 +23,9 @@ export async function startRuntime(): Promise<void> {
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
     // Keep serving: every request retries the open and answers with a clear error meanwhile.
-    console.error(`[switchboard] database not ready: ${(error as Error).message}`);
+    // (A database that did not open has been logged by getDatabase already.)
+    if (!(isAppError(error) && error.code === "upstream_unavailable"))
+      console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
   }
 }
 
