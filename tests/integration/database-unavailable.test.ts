@@ -25,7 +25,9 @@ afterEach(() => {
 
 describe("when the database is not reachable", () => {
   it("the REST API answers 503 with a message a person understands", async () => {
-    const response = await health(new Request("http://127.0.0.1:3000/api/v1/health"));
+    const response = await health(new Request("http://127.0.0.1:3000/api/v1/health"), {
+      params: Promise.resolve({}),
+    });
     expect(response.status).toBe(503);
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe("upstream_unavailable");
