@@ -49,7 +49,7 @@ export function mayUseServerCatalog(patterns: readonly string[], serverName: str
 }
 
 /** Enabled servers in scope the principal may use, by name. */
-async function permittedServers(db: Database, params: CatalogScope): Promise<PermittedServer[]> {
+export async function permittedServers(db: Database, params: CatalogScope): Promise<PermittedServer[]> {
   const [patterns, servers] = await Promise.all([
     listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.principalId }),
     db

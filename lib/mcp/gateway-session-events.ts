@@ -2,7 +2,9 @@ import { getDatabase } from "@/lib/db/process-db";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
 import { authenticateGateway, GatewayRefusal } from "./gateway-auth";
+import { catalogScopeOf, permittedServers } from "./gateway-catalog";
 import type { GatewaySession, ListName } from "./gateway-session";
+import { resourceSubscriptions } from "./gateway-subscriptions";
 
 /**
  * Open sessions follow what they were told: a client hears `list_changed` when the catalog, a
@@ -32,11 +34,18 @@ export function followWorkspaceChanges(sessions: () => Iterable<GatewaySession>)
         return;
       case "policy.changed":
         switch (event.subject) {
-          case "grants":
+          case "grants": {
             // Grants decide the tools and which servers' resources and prompts are visible.
-            for (const session of inWorkspace((s) => s.principal.principalId === event.subjectId))
-              session.notifyListChanged(ALL_LISTS);
+            const affected = inWorkspace((s) => s.principal.principalId === event.subjectId);
+            for (const session of affected) session.notifyListChanged(ALL_LISTS);
+            void dropUnpermittedSubscriptions(affected).catch((error: unknown) =>
+              console.error(
+                "[switchboard] re-checking resource subscriptions failed",
+                (error as Error).message,
+              ),
+            );
             return;
+          }
           case "tool":
             for (const session of inWorkspace(() => true)) session.notifyListChanged(["tools"]);
             return;
@@ -63,6 +72,18 @@ function changedLists(event: Extract<RecordedEvent, { type: "catalog.changed" }>
     ...(changed(diff.resources) || changed(diff.resourceTemplates) ? (["resources"] as const) : []),
     ...(changed(diff.prompts) ? (["prompts"] as const) : []),
   ];
+}
+
+/** A principal that lost every grant on a server stops hearing about that server's resources. */
+async function dropUnpermittedSubscriptions(sessions: GatewaySession[]): Promise<void> {
+  if (sessions.length === 0) return;
+  const { db } = await getDatabase();
+  for (const session of sessions) {
+    const permitted = new Set(
+      (await permittedServers(db, catalogScopeOf(session))).map((server) => server.id),
+    );
+    resourceSubscriptions.dropUnpermitted(session.id, (serverId) => permitted.has(serverId));
+  }
 }
 
 /** Closes the sessions whose credentials are now refused (never on a passing failure, e.g. the database). */

@@ -58,6 +58,18 @@ class ResourceSubscriptions {
     }
   }
 
+  /** The URIs a session watches. */
+  watchedBy(sessionId: string): string[] {
+    return [...this.watches.values()].filter((w) => w.watchers.has(sessionId)).map((w) => w.uri);
+  }
+
+  /** Ends the session's watches on servers `stillPermitted` rejects (its grants changed). */
+  dropUnpermitted(sessionId: string, stillPermitted: (serverId: string) => boolean): void {
+    for (const watch of [...this.watches.values()]) {
+      if (watch.watchers.has(sessionId) && !stillPermitted(watch.serverId)) this.leave(watch, sessionId);
+    }
+  }
+
   /** A session closed: it watches nothing any more. */
   dropSession(sessionId: string): void {
     for (const watch of [...this.watches.values()]) this.leave(watch, sessionId);

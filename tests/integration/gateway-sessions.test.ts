@@ -13,6 +13,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/mcp/gateway-sessions";
+import { resourceSubscriptions } from "@/lib/mcp/gateway-subscriptions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
 import { eventually } from "../fixtures/eventually";
 import {
@@ -263,6 +264,27 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
       });
       const [answer] = await messagesOf(oneShot);
       expect(JSON.stringify(answer)).toContain("needs a session");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("ends a session's subscriptions on a server its principal is no longer granted", async () => {
+    const agent = await world.createAgent("losing-access");
+    const client = await connect(agent.key);
+    try {
+      await client.subscribeResource({ uri: "test://watched-resource" });
+      expect(resourceSubscriptions.watchedBy(sessionOf(client))).toEqual(["test://watched-resource"]);
+      // A grant on another server only: nothing of this one may reach the principal any more.
+      await replaceGrants(world.handle.db, {
+        tenantId: world.tenantId,
+        principalId: agent.id,
+        input: { patterns: ["some-other-server__*"] },
+      });
+      await eventually(
+        async () => (resourceSubscriptions.watchedBy(sessionOf(client)).length === 0 ? true : undefined),
+        "the subscription ended",
+      );
     } finally {
       await client.close();
     }
