@@ -6,6 +6,7 @@ import {
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
+import { subscribeEvents } from "@/lib/events/record-event";
 import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./gateway-catalog";
 import type { GatewayContext } from "./gateway-server";
 
@@ -28,6 +29,24 @@ type Watch = {
 
 class ResourceSubscriptions {
   private readonly watches = new Map<string, Watch>();
+
+  constructor() {
+    // A server that reconnected (restarted, crashed, reconfigured) has forgotten what it was asked
+    // to watch: ask again on the new connection. Updates reach the pool-level listener as before.
+    subscribeEvents((event) => {
+      if (event.type === "server.state_changed" && event.to === "ready") this.renew(event.serverId);
+    });
+  }
+
+  private renew(serverId: string): void {
+    for (const watch of this.watches.values()) {
+      if (watch.serverId !== serverId) continue;
+      void runningPool()
+        .then((pool) => pool.getClient(serverId))
+        .then((client) => client.subscribeResource({ uri: watch.uri }))
+        .catch(() => {});
+    }
+  }
 
   async subscribe(params: {
     serverId: string;

@@ -269,6 +269,23 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
     }
   });
 
+  it("subscribes again when the server reconnects, so updates keep coming", async () => {
+    const client = await connect(world.agent.key);
+    let updates = 0;
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, () => {
+      updates++;
+    });
+    try {
+      await client.subscribeResource({ uri: "test://watched-resource" });
+      await eventually(async () => (updates === 1 ? true : undefined), "the first update");
+      // A new server process knows no subscriptions; the fixture sends one update per subscribe.
+      await world.runtime.pool.reconnect(world.serverId);
+      await eventually(async () => (updates === 2 ? true : undefined), "an update after the reconnect");
+    } finally {
+      await client.close();
+    }
+  });
+
   it("ends a session's subscriptions on a server its principal is no longer granted", async () => {
     const agent = await world.createAgent("losing-access");
     const client = await connect(agent.key);
