@@ -20,19 +20,36 @@ import { type NewCall, toCallValues } from "./record-call";
 
 /**
  * Writes queued entries in batches: one batch in flight at a time, everything queued meanwhile
- * goes in the next. A failed batch fails each of its entries.
+ * goes in the next. A failed batch fails each of its entries. An entry nobody waits for may linger
+ * a few milliseconds so that others join its batch; one somebody waits for is written at once,
+ * with whatever is lingering.
  */
 class GroupCommit<In, Out> {
   private queue: Array<{ entry: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
   private writing = false;
+  private lingering: NodeJS.Timeout | undefined;
 
   constructor(private readonly write: (batch: In[]) => Promise<Out[]>) {}
 
-  add(entry: In): Promise<Out> {
+  add(entry: In, options: { lingerMs?: number } = {}): Promise<Out> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
-      if (!this.writing) void this.drain();
+      this.schedule(options.lingerMs ?? 0);
     });
+  }
+
+  private schedule(lingerMs: number): void {
+    if (this.writing) return; // the batch in flight is followed by everything queued
+    if (lingerMs > 0) {
+      this.lingering ??= setTimeout(() => {
+        this.lingering = undefined;
+        if (!this.writing) void this.drain();
+      }, lingerMs);
+      return;
+    }
+    clearTimeout(this.lingering);
+    this.lingering = undefined;
+    void this.drain();
   }
 
   private async drain(): Promise<void> {
@@ -89,9 +106,21 @@ export function recordRunningCall(db: Database, call: NewCall): Promise<CallView
  * Resolves to the finished view, or undefined when the call was no longer running (someone else
  * ended it first): then nothing was written.
  */
-export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
-  return journalOf(db).finishes.add(finished);
+export function recordFinishedCall(
+  db: Database,
+  finished: FinishedCall,
+  options: { callerHasOutcome: boolean },
+): Promise<CallView | undefined> {
+  // A caller already answered (the gateway) waits for nothing: its ending may wait a moment for
+  // others to share the statement, and stays off the single database thread meanwhile.
+  return journalOf(db).finishes.add(finished, { lingerMs: options.callerHasOutcome ? FINISH_LINGER_MS : 0 });
 }
+
+/**
+ * How long an ending whose caller was already answered may wait for others. Short: the call is on
+ * record as running until then (a crash in between leaves it so, like a crash during the call).
+ */
+const FINISH_LINGER_MS = 15;
 
 async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallView[]> {
   const startedAt = new Date();

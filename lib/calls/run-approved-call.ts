@@ -182,12 +182,8 @@ async function finishCall(
     finishedAt: new Date(),
     sealedArguments: null,
   };
-  if (view && onOutcome) {
-    onOutcome({ ...view, call: { ...call, ...ending } });
-    // Let the answer leave first: an embedded database works on this thread, and its write would
-    // otherwise run ahead of sending the response.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  // The answer leaves first; the ending's write lingers a moment (see recordFinishedCall).
+  if (view && onOutcome) onOutcome({ ...view, call: { ...call, ...ending } });
   const event: CallEventDetail =
     outcome.kind === "result"
       ? { type: "call.succeeded", durationMs: outcome.durationMs, isError: result?.isError === true }
@@ -195,7 +191,11 @@ async function finishCall(
         ? { type: "call.cancelled" }
         : { type: "call.failed", durationMs: outcome.durationMs, errorCode: outcome.code };
   if (view) {
-    const finished = await recordFinishedCall(db, { view, ending, event });
+    const finished = await recordFinishedCall(
+      db,
+      { view, ending, event },
+      { callerHasOutcome: onOutcome !== undefined },
+    );
     // Not running any more: ended elsewhere first (withdrawn, say); that ending stands.
     return finished ?? (await loadCallView(db, { tenantId: call.tenantId, callId: call.id }));
   }

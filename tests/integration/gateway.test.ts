@@ -2,7 +2,9 @@ import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { calls, events } from "@/db/schema";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import type { GatewayScope } from "@/lib/mcp/gateway-tools";
@@ -125,9 +127,26 @@ describe("the MCP gateway (in-process, PGlite)", () => {
   });
 
   it("runs a granted read tool and refuses an ungranted one with the reason", async () => {
-    const echoed = await client.callTool({ name: "local-tools__echo", arguments: { text: "hello gateway" } });
+    const token = `hello gateway ${randomBytes(4).toString("hex")}`;
+    const echoed = await client.callTool({ name: "local-tools__echo", arguments: { text: token } });
     expect(echoed.isError).toBeFalsy();
-    expect(text(echoed)).toBe("hello gateway");
+    expect(text(echoed)).toBe(token);
+    // Answered before its ending is written (lib/calls/call-journal.ts) — but written it is, with
+    // every event, moments later.
+    const recorded = await eventually(async () => {
+      const [row] = await world.handle.db
+        .select({ id: calls.id, status: calls.status, result: calls.result })
+        .from(calls)
+        .where(sql`${calls.arguments}->>'text' = ${token}`);
+      return row?.status === "succeeded" ? row : undefined;
+    }, "the call's ending on record");
+    expect(recorded.result).toMatchObject({ content: [{ type: "text", text: token }] });
+    const timeline = await world.handle.db
+      .select({ type: events.type })
+      .from(events)
+      .where(eq(events.callId, recorded.id))
+      .orderBy(events.id);
+    expect(timeline.map((e) => e.type)).toEqual(["call.requested", "call.started", "call.succeeded"]);
     const refused = await client.callTool({ name: "fixture__big", arguments: { bytes: 3 } });
     expect(refused.isError).toBe(true);
     expect(text(refused)).toMatch(/has no grant for fixture__big/);
