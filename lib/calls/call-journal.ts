@@ -145,31 +145,45 @@ async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallVi
     return { tenantId: view.call.tenantId, type, serverId: view.call.serverId, callId: view.call.id, data };
   });
 
-  const insertedCalls = db
-    .$with("inserted_calls")
-    .as(db.insert(calls).values(rows).returning({ id: calls.id }));
-  const insertedEvents = db
-    .$with("inserted_events")
-    .as(
-      db
-        .insert(events)
-        .values(eventRows)
-        .returning({ id: events.id, tenantId: events.tenantId, createdAt: events.createdAt }),
-    );
+  // Plain SQL rather than the query builder: this statement is on every allowed call's path, and
+  // building it from the table definitions cost more than running it (~0.6 of ~1.6 ms on PGlite).
+  const callValues = sql.join(
+    views.map(
+      ({ call }) =>
+        sql`(${call.id}, ${call.tenantId}, ${call.requesterKind}, ${call.requesterId}, ${call.serverId}, ${call.toolName}, ${call.gatewayName}, ${call.effect}, ${JSON.stringify(call.arguments)}::jsonb, ${call.sealedArguments}, 'running', ${call.createdAt.toISOString()}::timestamptz, ${startedAt.toISOString()}::timestamptz)`,
+    ),
+    sql`, `,
+  );
+  const eventValues = sql.join(
+    eventRows.map(
+      (row) =>
+        sql`(${row.tenantId}, ${row.type}, ${row.serverId}, ${row.callId}, ${JSON.stringify(row.data)}::jsonb)`,
+    ),
+    sql`, `,
+  );
   const notify = processEventHub.announcesOutsideTransactions(db)
-    ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', ${insertedEvents.id}, 'tenantId', ${insertedEvents.tenantId})::text)`
+    ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
     : sql`null`;
-  const announced = await db
-    .with(insertedCalls, insertedEvents)
-    .select({ id: insertedEvents.id, createdAt: insertedEvents.createdAt, notified: notify })
-    .from(insertedEvents)
-    .orderBy(insertedEvents.id);
+  const result = (await db.execute(sql`
+    with inserted_calls as (
+      insert into ${calls} (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+        effect, arguments, sealed_arguments, status, created_at, started_at)
+      values ${callValues}
+      returning id
+    ),
+    inserted_events as (
+      insert into ${events} (tenant_id, type, server_id, call_id, data) values ${eventValues}
+      returning id, tenant_id, created_at
+    )
+    select id, created_at, ${notify} as notified from inserted_events order by id
+  `)) as unknown as ExecuteResult<{ id: number | string; created_at: string | Date }>;
+  const announced = rowsOf(result);
   // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
   const recorded: RecordedEvent[] = announced.map((row, i) => ({
     ...(payloads[i] as SwitchboardEvent),
-    id: row.id,
+    id: Number(row.id),
     tenantId: eventRows[i]?.tenantId ?? "",
-    createdAt: row.createdAt.toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
   }));
   processEventHub.publishRecorded(db, recorded);
   return views;
@@ -218,7 +232,7 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
         : sql`null`
     } as notified
     from inserted order by id
-  `)) as unknown as ExecuteResult;
+  `)) as unknown as ExecuteResult<EventRow>;
   const byCall = new Map(rowsOf(rows).map((row) => [row.call_id, row]));
   const recorded: RecordedEvent[] = [];
   const views = batch.map(({ view, ending }, i) => {
@@ -241,8 +255,8 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
 
 type EventRow = { id: number | string; call_id: string; created_at: string | Date };
 /** postgres.js answers with an array of rows, PGlite with `{ rows }`. */
-type ExecuteResult = EventRow[] | { rows: EventRow[] };
-const rowsOf = (result: ExecuteResult): EventRow[] => (Array.isArray(result) ? result : result.rows);
+type ExecuteResult<Row> = Row[] | { rows: Row[] };
+const rowsOf = <Row>(result: ExecuteResult<Row>): Row[] => (Array.isArray(result) ? result : result.rows);
 
 /** Columns the database would default, for the in-memory view of a row written without RETURNING. */
 const emptyCallRow: Omit<
