@@ -2,6 +2,7 @@ import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grants";
 import { listGrantPatterns } from "@/lib/principals/principals";
@@ -22,9 +23,14 @@ export async function listGatewayTools(
   db: Database,
   params: { tenantId: string; principalId: string; scope: GatewayScope },
 ): Promise<Tool[]> {
+  const { tenantId, principalId } = params;
+  // The call path's cache (grants under the same key): clients list again after every
+  // list_changed, and the events that send it are the ones that drop these.
   const [all, grants] = await Promise.all([
-    listGovernedTools(db, { tenantId: params.tenantId }),
-    listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.principalId }),
+    decisionCache.get(tenantId, "governed-tools", () => listGovernedTools(db, { tenantId })),
+    decisionCache.get(tenantId, `grants:principal:${principalId}`, () =>
+      listGrantPatterns(db, { tenantId, principalId }),
+    ),
   ]);
   return all
     .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
