@@ -1,4 +1,5 @@
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
+import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError } from "@/lib/errors";
@@ -18,6 +19,12 @@ export async function startRuntime(): Promise<void> {
         `[switchboard] event relay not started (retried by the first event stream): ${(error as Error).message}`,
       ),
     );
+    if (driver === "pglite") {
+      // The data folder is this process's alone: a call still running is one the last run left.
+      const interrupted = await failInterruptedCalls(db);
+      if (interrupted > 0)
+        console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+    }
     if (await needsSetup(db)) await announceSetup(db);
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
