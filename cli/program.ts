@@ -3,6 +3,7 @@ import { registerApprovals } from "./commands/approvals";
 import { registerCall } from "./commands/call";
 import { registerCalls } from "./commands/calls";
 import { registerEvents } from "./commands/events";
+import { registerGateway } from "./commands/gateway";
 import { registerImportExport } from "./commands/import-export";
 import { registerLogin } from "./commands/login";
 import { registerPrincipals } from "./commands/principals";
@@ -47,6 +48,7 @@ Examples:
   registerApprovals(program);
   registerEvents(program);
   registerPrincipals(program);
+  registerGateway(program);
   registerSecrets(program);
   registerImportExport(program);
   return program;

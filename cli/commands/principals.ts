@@ -130,7 +130,7 @@ async function listPrincipals(client: ApiClient): Promise<PrincipalWire[]> {
   return (await client.get<{ principals: PrincipalWire[] }>("/api/v1/principals")).principals;
 }
 
-async function findPrincipal(client: ApiClient, ref: string): Promise<PrincipalWire> {
+export async function findPrincipal(client: ApiClient, ref: string): Promise<PrincipalWire> {
   const principal = (await listPrincipals(client)).find((p) => p.id === ref || p.name === ref);
   if (!principal) throw new CliError(`There is no principal "${ref}". See switchboard principals list.`);
   return principal;

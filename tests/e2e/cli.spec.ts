@@ -46,6 +46,7 @@ test.describe("switchboard CLI: help and failures", () => {
       "approvals",
       "events",
       "principals",
+      "gateway",
       "import",
       "export",
     ]) {
@@ -270,6 +271,35 @@ test.describe("switchboard CLI: import and export", () => {
     expect(whole.config.mcpServers.switchboard.args).toContain("mcp-remote");
     expect(whole.gatewayUrl).toBe(`${baseURL}/mcp`);
     expect((await cli(["servers", "remove", "cli-export", "--yes"])).code).toBe(0);
+  });
+
+  test("gateway status shows where clients connect; loopback maps keyless requests to a principal and off", async ({
+    baseURL,
+  }) => {
+    const status = await cli(["gateway", "status"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`${baseURL}/mcp`);
+    expect(status.stdout).toMatch(/Without a key\s+refused/);
+
+    expect((await cli(["principals", "create", "cli-local-agent"])).code).toBe(0);
+    const keyless = () =>
+      fetch(`${baseURL}/mcp`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      }).then((r) => r.status);
+    try {
+      const on = await cli(["gateway", "loopback", "cli-local-agent"]);
+      expect(on.code, on.stderr).toBe(0);
+      expect(on.stdout).toContain("acts as cli-local-agent");
+      expect(await keyless()).toBe(200);
+    } finally {
+      const off = await cli(["gateway", "loopback", "off"]);
+      expect(off.code, off.stderr).toBe(0);
+      expect(off.stdout).toMatch(/refused/);
+    }
+    expect(await keyless()).toBe(401);
+    expect((await cli(["gateway", "loopback", "nobody-by-that-name"])).code).not.toBe(0);
   });
 });
 

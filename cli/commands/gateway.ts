@@ -1,0 +1,73 @@
+import type { Command } from "commander";
+import type { ApiClient } from "../api-client";
+import { contextOf, withJsonOption } from "../context";
+import { note, print, printJson } from "../output";
+import { findPrincipal } from "./principals";
+
+/** Settings → Gateway from the terminal: where MCP clients connect, and the loopback mapping. */
+
+type GatewayWire = {
+  settings: {
+    loopbackPrincipal: { id: string; name: string } | null;
+    canMapLoopback: boolean;
+    loopbackUnavailableReason: string | null;
+    isLoopbackHeldElsewhere: boolean;
+  };
+  gateway?: {
+    isEnabled: boolean;
+    approvalWaitSeconds: number;
+    url: string;
+    serverUrlTemplate: string;
+    claudeCommand: string;
+  };
+};
+
+export function registerGateway(program: Command): void {
+  const gateway = program.command("gateway").description("the MCP gateway: URLs, state, loopback mapping");
+
+  withJsonOption(
+    gateway.command("status").description("whether the gateway is on, its URLs, the mapping"),
+  ).action(async (_options: unknown, command: Command) => {
+    const { client, json } = contextOf(command);
+    const body = await readGateway(client);
+    if (json) return printJson(body);
+    const { settings, gateway: state } = body;
+    if (state) {
+      print(`Gateway        ${state.isEnabled ? "on" : "off (SWITCHBOARD_MCP_ENABLED=false)"}`);
+      print(`All tools      ${state.url}`);
+      print(`One server     ${state.serverUrlTemplate}`);
+      print(`Approval wait  ${state.approvalWaitSeconds} s`);
+    }
+    print(`Without a key  ${describeMapping(settings)}`);
+    if (state) note(`Connect Claude Code: ${state.claudeCommand}`);
+  });
+
+  withJsonOption(
+    gateway
+      .command("loopback")
+      .description("let requests without a key act as a principal (local installs only), or turn it off")
+      .argument("<principal|off>", "principal name or id, or off"),
+  ).action(async (ref: string, _options: unknown, command: Command) => {
+    const { client, json } = contextOf(command);
+    const loopbackPrincipalId = ref === "off" ? null : (await findPrincipal(client, ref)).id;
+    const body = await client.put<GatewayWire>("/api/v1/settings/gateway", { loopbackPrincipalId });
+    if (json) return printJson(body.settings);
+    print(`Without a key: ${describeMapping(body.settings)}`);
+  });
+}
+
+function readGateway(client: ApiClient): Promise<GatewayWire> {
+  return client.get<GatewayWire>("/api/v1/settings/gateway");
+}
+
+function describeMapping(settings: GatewayWire["settings"]): string {
+  if (!settings.loopbackPrincipal) {
+    return settings.isLoopbackHeldElsewhere
+      ? "refused (another workspace maps loopback requests)"
+      : "refused (401)";
+  }
+  const who = settings.loopbackPrincipal.name;
+  return settings.canMapLoopback
+    ? `acts as ${who} — every local process can call as ${who}`
+    : `ignored: ${settings.loopbackUnavailableReason ?? "not listening on loopback only"}`;
+}
