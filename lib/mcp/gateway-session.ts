@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/client";
 import type { GatewayPrincipal } from "./gateway-auth";
 import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "./gateway-server";
 import type { GatewayScope } from "./gateway-tools";
+import { SessionEventStore } from "./session-event-store";
 
 export type ListName = "tools" | "resources" | "prompts";
 
@@ -43,7 +44,11 @@ export class GatewaySession implements GatewaySessionState {
       signalFor: (extra) => this.signalFor(extra),
     });
     // Event streams always: requests and notices of the downstream server ride on a call's stream.
-    this.transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => this.id });
+    // Resumable: a client whose stream dropped reconnects with Last-Event-ID and misses nothing.
+    this.transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => this.id,
+      eventStore: new SessionEventStore(),
+    });
     this.server.onclose = () => onClosed(this);
   }
 

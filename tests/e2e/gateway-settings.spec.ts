@@ -45,7 +45,7 @@ async function anonymousInitialize(baseURL: string | undefined, api: APIRequestC
 async function serverName(response: APIResponse): Promise<string> {
   const text = await response.text();
   const json = (response.headers()["content-type"] ?? "").includes("text/event-stream")
-    ? (text.split("\n").find((line) => line.startsWith("data:")) ?? "").slice("data:".length)
+    ? (text.split("\n").find((line) => /^data:\s*\S/.test(line)) ?? "").slice("data:".length)
     : text;
   return (JSON.parse(json) as { result: { serverInfo: { name: string } } }).result.serverInfo.name;
 }

@@ -83,10 +83,13 @@ const rpc = (method: string, params: Record<string, unknown> = {}) => ({
 async function messagesOf(response: Response): Promise<Array<Record<string, unknown>>> {
   const text = await response.text();
   if (!response.headers.get("content-type")?.includes("text/event-stream")) return [JSON.parse(text)];
-  return text
-    .split("\n")
-    .filter((line) => line.startsWith("data: "))
-    .map((line) => JSON.parse(line.slice("data: ".length)));
+  return (
+    text
+      .split("\n")
+      // Resumable streams start with a priming event (an id, empty data): it carries no message.
+      .filter((line) => line.startsWith("data: ") && line.length > "data: ".length)
+      .map((line) => JSON.parse(line.slice("data: ".length)))
+  );
 }
 
 const text = (result: unknown) =>
@@ -143,6 +146,66 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
     expect(listed.headers.get("mcp-session-id")).toBeNull();
     const [answer] = await messagesOf(listed);
     expect(JSON.stringify(answer)).toContain("test_simple_text");
+  });
+
+  it("resumes a dropped event stream with Last-Event-ID: what was sent meanwhile arrives", async () => {
+    const agent = await world.createAgent("resumer");
+    const headers = (extra: Record<string, string> = {}) => ({
+      authorization: `Bearer ${agent.key}`,
+      accept: "application/json, text/event-stream",
+      "content-type": "application/json",
+      "mcp-protocol-version": "2025-11-25",
+      ...extra,
+    });
+    const request = (method: string, extra: Record<string, string>, body?: unknown) =>
+      handleGatewayRequest(
+        new Request(`${URL_BASE}${PATH}`, {
+          method,
+          headers: headers(extra),
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        { scope: SCOPE },
+      );
+    const opened = await request("POST", {}, initialize);
+    const sessionId = opened.headers.get("mcp-session-id") ?? "";
+    await opened.text();
+    await request(
+      "POST",
+      { "mcp-session-id": sessionId },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    );
+
+    // A first change arrives on the live stream, with an event id to resume from.
+    const regrant = (pattern: string) =>
+      replaceGrants(world.handle.db, {
+        tenantId: world.tenantId,
+        principalId: agent.id,
+        input: { patterns: [`${CONFORMANCE_SERVER}__${pattern}`] },
+      });
+    const live = await request("GET", { "mcp-session-id": sessionId });
+    const reader = live.body?.getReader();
+    await regrant("test_simple_text");
+    let seen = "";
+    while (!seen.includes("list_changed")) seen += new TextDecoder().decode((await reader?.read())?.value);
+    const lastEventId = /^id: (\S+)$/m.exec(seen)?.[1] ?? "";
+    expect(lastEventId).not.toBe("");
+    await reader?.cancel();
+
+    // While the client is away, its grants change again: that list_changed is kept for it.
+    await regrant("test_image_content");
+    const resumed = await eventually(async () => {
+      const response = await request("GET", { "mcp-session-id": sessionId, "last-event-id": lastEventId });
+      if (response.status !== 200) return undefined;
+      const body = response.body?.getReader();
+      // The rest of the first change (resources, prompts) comes first, then the one missed.
+      let replayed = "";
+      for (let i = 0; i < 10 && !replayed.includes("notifications/tools/list_changed"); i++)
+        replayed += new TextDecoder().decode((await body?.read())?.value);
+      await body?.cancel();
+      return replayed.includes("notifications/tools/list_changed") ? replayed : undefined;
+    }, "the missed list_changed replayed");
+    expect(resumed).toMatch(/^id: \S+$/m);
+    await request("DELETE", { "mcp-session-id": sessionId });
   });
 
   it("serves a session only to the principal that opened it, on the endpoint it was opened on", async () => {

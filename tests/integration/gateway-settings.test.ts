@@ -46,7 +46,7 @@ const errorOf = async (response: Response) => ((await response.json()) as ErrorB
 async function jsonRpcResult(response: Response): Promise<{ serverInfo: { name: string } }> {
   const text = await response.text();
   const json = response.headers.get("content-type")?.includes("text/event-stream")
-    ? (text.split("\n").find((line) => line.startsWith("data:")) ?? "").slice("data:".length)
+    ? (text.split("\n").find((line) => /^data:\s*\S/.test(line)) ?? "").slice("data:".length)
     : text;
   return (JSON.parse(json) as { result: { serverInfo: { name: string } } }).result;
 }
