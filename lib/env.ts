@@ -27,6 +27,7 @@ const envSchema = z.object({
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
+  SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -47,6 +48,8 @@ export type Env = {
   mcpEnabled: boolean;
   /** How long a gateway tools/call waits for an approval before answering with the call id. */
   mcpApprovalWaitSeconds: number;
+  /** Session streams resumable with Last-Event-ID (off by default: it costs every call an event). */
+  mcpResumableStreams: boolean;
 };
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -69,6 +72,7 @@ export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
     listensOnLoopbackOnly: loopbackHosts.has(env.HOST),
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
+    mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",
   };
 }
 

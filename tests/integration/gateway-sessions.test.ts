@@ -148,7 +148,8 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
     expect(JSON.stringify(answer)).toContain("test_simple_text");
   });
 
-  it("resumes a dropped event stream with Last-Event-ID: what was sent meanwhile arrives", async () => {
+  it("resumes a dropped event stream with Last-Event-ID when turned on: what was sent meanwhile arrives", async () => {
+    vi.stubEnv("SWITCHBOARD_MCP_RESUMABLE_STREAMS", "true");
     const agent = await world.createAgent("resumer");
     const headers = (extra: Record<string, string> = {}) => ({
       authorization: `Bearer ${agent.key}`,
@@ -206,6 +207,7 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
     }, "the missed list_changed replayed");
     expect(resumed).toMatch(/^id: \S+$/m);
     await request("DELETE", { "mcp-session-id": sessionId });
+    vi.stubEnv("SWITCHBOARD_MCP_RESUMABLE_STREAMS", "false");
   });
 
   it("serves a session only to the principal that opened it, on the endpoint it was opened on", async () => {
