@@ -1,5 +1,6 @@
-import { cellClass, DataTable } from "@/components/servers/detail/data-table";
+import { cellClass } from "@/components/servers/detail/data-table";
 import { isRecord } from "@/components/servers/detail/format";
+import { DataTable } from "@/components/ui/data-table";
 
 /**
  * structuredContent as a table: an object as property/value rows, a list of objects as one row per

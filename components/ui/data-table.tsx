@@ -7,21 +7,28 @@ export function DataTable({
   columns,
   children,
   fixed,
+  caption,
 }: {
-  columns: Column[];
+  /** a plain string is a column with just that label */
+  columns: Array<Column | string>;
   children: ReactNode;
   fixed?: boolean;
+  /** for screen readers, when the table has no visible heading of its own */
+  caption?: string;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className={`w-full divide-y divide-slate-200 text-sm ${fixed ? "table-fixed" : ""}`}>
+        {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
           <tr>
-            {columns.map((column) => (
-              <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ""}`}>
-                {column.srOnly ? <span className="sr-only">{column.label}</span> : column.label}
-              </th>
-            ))}
+            {columns
+              .map((entry) => (typeof entry === "string" ? { label: entry } : entry))
+              .map((column) => (
+                <th key={column.label} scope="col" className={`px-4 py-3 ${column.className ?? ""}`}>
+                  {column.srOnly ? <span className="sr-only">{column.label}</span> : column.label}
+                </th>
+              ))}
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>

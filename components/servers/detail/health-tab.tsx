@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { serverDiagnosticsQuery } from "../server-queries";
-import { cellClass, DataTable, SectionTitle } from "./data-table";
+import { cellClass, SectionTitle } from "./data-table";
 import { formatLatency } from "./format";
 import { LatencyChart } from "./latency-chart";
 import { QueryFallback } from "./query-fallback";

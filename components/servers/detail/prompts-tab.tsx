@@ -2,9 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { serverPromptsQuery } from "../server-queries";
-import { cellClass, DataTable } from "./data-table";
+import { cellClass } from "./data-table";
 import { isRecord, textOf } from "./format";
 import { QueryFallback } from "./query-fallback";
 

@@ -1,10 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import type { CatalogEntryDto } from "@/lib/mcp/catalog-store";
 import { serverResourcesQuery } from "../server-queries";
-import { cellClass, DataTable, SectionTitle } from "./data-table";
+import { cellClass, SectionTitle } from "./data-table";
 import { textOf } from "./format";
 import { QueryFallback } from "./query-fallback";
 

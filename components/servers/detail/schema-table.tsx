@@ -1,5 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import { cellClass, DataTable } from "./data-table";
+import { DataTable } from "@/components/ui/data-table";
+import { cellClass } from "./data-table";
 import { hasProperties, toSchemaRows } from "./schema-rows";
 
 /** A JSON Schema as a readable table of its properties, with the raw JSON one click away. */
