@@ -3,7 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState, useTransition } from "react";
 import { createPrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
-import { Alert } from "@/components/ui/alert";
+import { FormError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { OneTimeKey } from "@/components/ui/one-time-key";
@@ -59,11 +59,7 @@ export function CreatePrincipalKey({ principalId, autoFocus }: { principalId: st
           </Button>
         </div>
       </form>
-      {message && !Object.keys(errors).length ? (
-        <div className="mt-3">
-          <Alert>{message}</Alert>
-        </div>
-      ) : null}
+      <FormError message={message} fieldErrors={errors} />
       {createdKey ? (
         <OneTimeKey
           value={createdKey}

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { createPrincipalAction } from "@/app/(dashboard)/principals/actions";
-import { Alert } from "@/components/ui/alert";
+import { FormError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import type { FieldErrors } from "@/lib/errors";
@@ -70,11 +70,7 @@ export function CreatePrincipal() {
           </Button>
         </div>
       </form>
-      {message && !Object.keys(errors).length ? (
-        <div className="mt-3">
-          <Alert>{message}</Alert>
-        </div>
-      ) : null}
+      <FormError message={message} fieldErrors={errors} />
     </section>
   );
 }

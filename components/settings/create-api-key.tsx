@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState, useTransition } from "react";
 import { createApiKeyAction } from "@/app/(dashboard)/settings/actions";
-import { Alert } from "@/components/ui/alert";
+import { FormError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
 import { OneTimeKey } from "@/components/ui/one-time-key";
@@ -66,11 +66,7 @@ export function CreateApiKey() {
           </Button>
         </div>
       </form>
-      {message && !Object.keys(errors).length ? (
-        <div className="mt-3">
-          <Alert>{message}</Alert>
-        </div>
-      ) : null}
+      <FormError message={message} fieldErrors={errors} />
       {createdKey ? (
         <OneTimeKey
           value={createdKey}

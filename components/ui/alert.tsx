@@ -21,3 +21,16 @@ export function Alert({
     </div>
   );
 }
+
+/**
+ * A form's own error: shown only when no field carries one, since field errors already say what is
+ * wrong next to the input (the message then only repeats them).
+ */
+export function FormError({ message, fieldErrors }: { message?: string | null; fieldErrors: object }) {
+  if (!message || Object.keys(fieldErrors).length > 0) return null;
+  return (
+    <div className="mt-3">
+      <Alert>{message}</Alert>
+    </div>
+  );
+}
