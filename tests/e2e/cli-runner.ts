@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { e2eBootstrapKey } from "../../playwright.config";
+import { cliBin, type RunOptions, runCli } from "../fixtures/run-cli";
 
 /**
  * Runs the real `switchboard` binary (bin/switchboard.mjs) as a child process against the e2e
@@ -10,9 +11,8 @@ import { e2eBootstrapKey } from "../../playwright.config";
  * never touches the real ~/.config.
  */
 
-export const cliBin = path.join(process.cwd(), "bin", "switchboard.mjs");
-export type CliResult = { code: number | null; stdout: string; stderr: string };
-export type CliOptions = { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number };
+export type CliOptions = { env?: Record<string, string | undefined> } & RunOptions;
+export { runCli };
 
 export function makeConfigHome(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "switchboard-cli-"));
@@ -37,31 +37,6 @@ export function cliEnv(
     else env[name] = value;
   }
   return env as NodeJS.ProcessEnv;
-}
-
-/** Runs one command to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, options: CliOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`switchboard ${args.join(" ")} did not finish in time.\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 30_000);
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(options.input ?? "");
-  });
 }
 
 /** A long-running command (events tail, a call waiting for approval): read its output as it comes. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { e2eServerLog } from "../../playwright.config";
-import { BackgroundCli, cliEnv, makeConfigHome, runCli } from "./cli-runner";
+import { BackgroundCli, type CliOptions, cliEnv, makeConfigHome, runCli } from "./cli-runner";
 import { expect, test } from "./fixtures";
 
 /*
@@ -21,7 +21,7 @@ const ref = (inner: string) => `\${${inner}}`;
 
 let configHome: string;
 let env: NodeJS.ProcessEnv;
-const cli = (args: string[], options: Parameters<typeof runCli>[2] = {}) =>
+const cli = (args: string[], options: CliOptions = {}) =>
   runCli(args, options.env ? cliEnvWith(options.env) : env, options);
 const cliEnvWith = (extra: Record<string, string | undefined>) => {
   const merged: Record<string, string | undefined> = { ...env, ...extra };

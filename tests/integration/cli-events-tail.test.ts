@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { type CliResult, runCli } from "../fixtures/run-cli";
 
 /*
  * `switchboard events tail` against a scripted SSE server, for what a live Switchboard cannot be
@@ -10,7 +9,6 @@ import { afterEach, describe, expect, it } from "vitest";
  * Last-Event-ID, and carry on without losing or repeating an event.
  */
 
-const bin = path.join(process.cwd(), "bin", "switchboard.mjs");
 const KEY = "sb_test-key-for-the-fake-server";
 
 type Script = (req: http.IncomingMessage, res: http.ServerResponse, attempt: number) => void;
@@ -31,37 +29,14 @@ async function startServer(script: Script): Promise<{ url: string; requests: htt
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests };
 }
 
-function runTail(
-  url: string,
-  args: string[],
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = {
-      PATH: process.env.PATH,
-      HOME: "/nonexistent",
-      SWITCHBOARD_URL: url,
-      SWITCHBOARD_API_KEY: KEY,
-    };
-    const child = spawn(process.execPath, [bin, "events", "tail", ...args], {
-      env: env as NodeJS.ProcessEnv,
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`events tail did not finish.\n${stdout}\n${stderr}`));
-    }, 30_000);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+function runTail(url: string, args: string[]): Promise<CliResult> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: "/nonexistent",
+    SWITCHBOARD_URL: url,
+    SWITCHBOARD_API_KEY: KEY,
+  };
+  return runCli(["events", "tail", ...args], env as NodeJS.ProcessEnv);
 }
 
 const sseEvent = (id: number, type: string, extra: Record<string, unknown> = {}) =>
