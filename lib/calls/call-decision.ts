@@ -3,6 +3,7 @@ import { mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type ApprovalPolicy, type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-rules";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import { type EffectClass, effectiveEffect } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grants";
 import { listGrantPatterns } from "@/lib/principals/principals";
@@ -31,11 +32,25 @@ export type CallTarget = {
 
 const allow: Decision = { kind: "allow" };
 
-/** Grants are read on every call, never taken from the caller. Operators are not bound by grants. */
-export async function loadGrants(db: Database, params: { tenantId: string; requester: Requester }) {
-  return params.requester.kind === "principal"
-    ? listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.requester.id })
-    : [];
+/** Grants are never taken from the caller. Operators are not bound by grants. */
+export function loadGrants(
+  db: Database,
+  params: { tenantId: string; requester: Requester },
+): Promise<string[]> {
+  const { tenantId, requester } = params;
+  return requester.kind === "principal"
+    ? principalGrants(db, { tenantId, principalId: requester.id })
+    : Promise.resolve([]);
+}
+
+/** A principal's grant patterns, read once per process until a change event drops them (decision-cache). */
+export function principalGrants(
+  db: Database,
+  params: { tenantId: string; principalId: string },
+): Promise<string[]> {
+  return decisionCache.get(params.tenantId, `grants:${params.principalId}`, () =>
+    listGrantPatterns(db, params),
+  );
 }
 
 export function authorizeRequester(

@@ -111,7 +111,7 @@ async function decideCall(
   const { tenantId, requester, gatewayName } = params;
   // Per process, dropped by the events of every change to them (lib/policy/decision-cache).
   const [grants, policy] = await Promise.all([
-    decisionCache.get(tenantId, `grants:${requester.kind}:${requester.id}`, () => loadGrants(db, params)),
+    loadGrants(db, params),
     decisionCache.get(tenantId, "approval-policy", () => getApprovalPolicy(db, params)),
   ]);
   const access = authorizeRequester(requester, grants, gatewayName);

@@ -1,11 +1,11 @@
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
+import { principalGrants } from "@/lib/calls/call-decision";
 import type { Database } from "@/lib/db/client";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grants";
-import { listGrantPatterns } from "@/lib/principals/principals";
 import { type GovernedToolDto, listGovernedTools } from "@/lib/tools/tools";
 
 /**
@@ -24,13 +24,11 @@ export async function listGatewayTools(
   params: { tenantId: string; principalId: string; scope: GatewayScope },
 ): Promise<Tool[]> {
   const { tenantId, principalId } = params;
-  // The call path's cache (grants under the same key): clients list again after every
-  // list_changed, and the events that send it are the ones that drop these.
+  // From the call path's cache: clients list again after every list_changed, and the events that
+  // send it are the ones that drop these.
   const [all, grants] = await Promise.all([
     decisionCache.get(tenantId, "governed-tools", () => listGovernedTools(db, { tenantId })),
-    decisionCache.get(tenantId, `grants:principal:${principalId}`, () =>
-      listGrantPatterns(db, { tenantId, principalId }),
-    ),
+    principalGrants(db, { tenantId, principalId }),
   ]);
   return all
     .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
