@@ -8,7 +8,6 @@
 // Host/Origin/credential checks proxy.ts applies everywhere else; instrumentation.ts registers it
 // from inside Next.js's module graph, so both share one database, pool and event hub.
 import { createServer } from "node:http";
-import { getRequestListener } from "@hono/node-server";
 import next from "next";
 
 const hostname = process.env.HOST || "127.0.0.1";
@@ -18,23 +17,13 @@ const app = next({ dev: false, hostname, port });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
 
-/** Set by instrumentation.ts once Next.js has started the runtime; until then Next.js answers /mcp. */
+/** Set by instrumentation.ts once Next.js has started the runtime (lib/mcp/gateway-entry.ts); until then Next.js answers /mcp. */
 const gatewayEntry = () => globalThis.__switchboardGatewayEntry;
-
-// Web Request in, Response out (streams included), without replacing Node's global Request and
-// Response classes, which Next.js uses too.
-const handleGateway = getRequestListener((request) => gatewayEntry()(request), {
-  overrideGlobalObjects: false,
-});
 
 const isGatewayPath = (url = "") => url === "/mcp" || url.startsWith("/mcp?") || url.startsWith("/mcp/");
 
 const server = createServer((req, res) => {
-  if (gatewayEntry() && isGatewayPath(req.url)) {
-    // As Next.js does for its own requests: name the peer unless a proxy already did.
-    req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
-    return handleGateway(req, res);
-  }
+  if (gatewayEntry() && isGatewayPath(req.url)) return gatewayEntry()(req, res);
   return handleWithNext(req, res);
 });
 

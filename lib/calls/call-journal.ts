@@ -1,6 +1,5 @@
-import { sql } from "drizzle-orm";
-import { calls, events } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { literal, runPlainStatement } from "@/lib/db/plain-statement";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "@/lib/events/event-types";
 import { processEventHub } from "@/lib/events/record-event";
 import { EVENT_CHANNEL } from "@/lib/events/relay";
@@ -21,13 +20,14 @@ import { type NewCall, toCallValues } from "./record-call";
 /**
  * Writes queued entries in batches: one batch in flight at a time, everything queued meanwhile
  * goes in the next. A failed batch fails each of its entries. An entry nobody waits for may linger
- * a few milliseconds so that others join its batch; one somebody waits for is written at once,
- * with whatever is lingering.
+ * a few milliseconds so that others join its batch; one somebody waits for is written as soon as
+ * the requests that arrived with it have been read (setImmediate), with whatever is lingering.
  */
 class GroupCommit<In, Out> {
   private queue: Array<{ entry: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
   private writing = false;
   private lingering: NodeJS.Timeout | undefined;
+  private startingSoon = false;
 
   constructor(private readonly write: (batch: In[]) => Promise<Out[]>) {}
 
@@ -49,7 +49,14 @@ class GroupCommit<In, Out> {
     }
     clearTimeout(this.lingering);
     this.lingering = undefined;
-    void this.drain();
+    // Not at once: after the requests that arrived together have reached here too. On embedded
+    // PGlite a write holds the only thread, so calls can only join a batch before it starts.
+    if (this.startingSoon) return;
+    this.startingSoon = true;
+    setImmediate(() => {
+      this.startingSoon = false;
+      if (!this.writing) void this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
@@ -145,39 +152,53 @@ async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallVi
     return { tenantId: view.call.tenantId, type, serverId: view.call.serverId, callId: view.call.id, data };
   });
 
-  // Plain SQL rather than the query builder: this statement is on every allowed call's path, and
-  // building it from the table definitions cost more than running it (~0.6 of ~1.6 ms on PGlite).
-  const callValues = sql.join(
-    views.map(
-      ({ call }) =>
-        sql`(${call.id}, ${call.tenantId}, ${call.requesterKind}, ${call.requesterId}, ${call.serverId}, ${call.toolName}, ${call.gatewayName}, ${call.effect}, ${JSON.stringify(call.arguments)}::jsonb, ${call.sealedArguments}, 'running', ${call.createdAt.toISOString()}::timestamptz, ${startedAt.toISOString()}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  const eventValues = sql.join(
-    eventRows.map(
-      (row) =>
-        sql`(${row.tenantId}, ${row.type}, ${row.serverId}, ${row.callId}, ${JSON.stringify(row.data)}::jsonb)`,
-    ),
-    sql`, `,
-  );
-  const notify = processEventHub.announcesOutsideTransactions(db)
-    ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
-    : sql`null`;
-  const result = (await db.execute(sql`
-    with inserted_calls as (
-      insert into ${calls} (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+  // Plain text with literal values rather than the query builder and parameters: this statement is
+  // on every allowed call's path, and building it from the table definitions cost more than running
+  // it; parameters cost PGlite five more trips into its engine (lib/db/plain-statement.ts).
+  const callValues = views
+    .map(({ call }) =>
+      row(
+        literal(call.id),
+        literal(call.tenantId),
+        literal(call.requesterKind),
+        literal(call.requesterId),
+        literal(call.serverId),
+        literal(call.toolName),
+        literal(call.gatewayName),
+        literal(call.effect),
+        jsonb(call.arguments),
+        literal(call.sealedArguments),
+        "'running'",
+        timestamptz(call.createdAt),
+        timestamptz(startedAt),
+      ),
+    )
+    .join(", ");
+  const eventValues = eventRows
+    .map((event) =>
+      row(
+        literal(event.tenantId),
+        literal(event.type),
+        literal(event.serverId),
+        literal(event.callId),
+        jsonb(event.data),
+      ),
+    )
+    .join(", ");
+  const announced = await runPlainStatement<{ id: number | string; created_at: string | Date }>(
+    db,
+    `with inserted_calls as (
+      insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
         effect, arguments, sealed_arguments, status, created_at, started_at)
       values ${callValues}
       returning id
     ),
     inserted_events as (
-      insert into ${events} (tenant_id, type, server_id, call_id, data) values ${eventValues}
+      insert into events (tenant_id, type, server_id, call_id, data) values ${eventValues}
       returning id, tenant_id, created_at
     )
-    select id, created_at, ${notify} as notified from inserted_events order by id
-  `)) as unknown as ExecuteResult<{ id: number | string; created_at: string | Date }>;
-  const announced = rowsOf(result);
+    select id, created_at, ${notifyColumn(db)} as notified from inserted_events order by id`,
+  );
   // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
   const recorded: RecordedEvent[] = announced.map((row, i) => ({
     ...(payloads[i] as SwitchboardEvent),
@@ -193,47 +214,55 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
   const payloads = batch.map(({ view, event }) =>
     eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent),
   );
-  const endings = sql.join(
-    batch.map(
-      ({ view, ending }) =>
-        sql`(${view.call.id}::text, ${ending.status}::text, ${ending.result === null ? null : JSON.stringify(ending.result)}::jsonb, ${ending.errorCode}::text, ${ending.errorMessage}::text, ${ending.durationMs}::int, ${ending.finishedAt?.toISOString() ?? null}::timestamptz)`,
-    ),
-    sql`, `,
-  );
-  const eventValues = sql.join(
-    payloads.map((event, i) => {
+  const endings = batch
+    .map(({ view, ending }) =>
+      row(
+        `${literal(view.call.id)}::text`,
+        `${literal(ending.status)}::text`,
+        ending.result === null ? "null::jsonb" : jsonb(ending.result),
+        `${literal(ending.errorCode)}::text`,
+        `${literal(ending.errorMessage)}::text`,
+        `${literal(ending.durationMs)}::int`,
+        ending.finishedAt ? timestamptz(ending.finishedAt) : "null::timestamptz",
+      ),
+    )
+    .join(", ");
+  const eventValues = payloads
+    .map((event, i) => {
       const { type, ...data } = event;
       const { call } = (batch[i] as FinishedCall).view;
-      return sql`(${call.tenantId}::text, ${type}::text, ${call.serverId}::text, ${call.id}::text, ${JSON.stringify(data)}::jsonb)`;
-    }),
-    sql`, `,
-  );
+      return row(
+        `${literal(call.tenantId)}::text`,
+        `${literal(type)}::text`,
+        `${literal(call.serverId)}::text`,
+        `${literal(call.id)}::text`,
+        jsonb(data),
+      );
+    })
+    .join(", ");
   // Only calls still running are ended, and only their events are written: ending a call that
   // someone else ended first (a cancellation) writes nothing.
-  const rows = (await db.execute(sql`
-    with ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings}),
+  const rows = await runPlainStatement<EventRow>(
+    db,
+    `with ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings}),
     updated as (
-      update ${calls} set status = ending.status, result = ending.result, error_code = ending.error_code,
+      update calls set status = ending.status, result = ending.result, error_code = ending.error_code,
         error_message = ending.error_message, duration_ms = ending.duration_ms,
         finished_at = ending.finished_at, sealed_arguments = null
-      from ending where ${calls.id} = ending.id and ${calls.status} = 'running'
-      returning ${calls.id} as id
+      from ending where calls.id = ending.id and calls.status = 'running'
+      returning calls.id as id
     ),
     event (tenant_id, type, server_id, call_id, data) as (values ${eventValues}),
     inserted as (
-      insert into ${events} (tenant_id, type, server_id, call_id, data)
+      insert into events (tenant_id, type, server_id, call_id, data)
       select event.tenant_id, event.type, event.server_id, event.call_id, event.data
       from event join updated on updated.id = event.call_id
       returning id, tenant_id, call_id, created_at
     )
-    select id, call_id, created_at, ${
-      processEventHub.announcesOutsideTransactions(db)
-        ? sql`pg_notify(${EVENT_CHANNEL}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
-        : sql`null`
-    } as notified
-    from inserted order by id
-  `)) as unknown as ExecuteResult<EventRow>;
-  const byCall = new Map(rowsOf(rows).map((row) => [row.call_id, row]));
+    select id, call_id, created_at, ${notifyColumn(db)} as notified
+    from inserted order by id`,
+  );
+  const byCall = new Map(rows.map((row) => [row.call_id, row]));
   const recorded: RecordedEvent[] = [];
   const views = batch.map(({ view, ending }, i) => {
     const row = byCall.get(view.call.id);
@@ -254,9 +283,14 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
 }
 
 type EventRow = { id: number | string; call_id: string; created_at: string | Date };
-/** postgres.js answers with an array of rows, PGlite with `{ rows }`. */
-type ExecuteResult<Row> = Row[] | { rows: Row[] };
-const rowsOf = <Row>(result: ExecuteResult<Row>): Row[] => (Array.isArray(result) ? result : result.rows);
+/** Rendering values for the plain statements: every value goes through `literal`. */
+const row = (...rendered: string[]) => `(${rendered.join(", ")})`;
+const jsonb = (value: unknown) => `${literal(JSON.stringify(value))}::jsonb`;
+const timestamptz = (date: Date) => `${literal(date.toISOString())}::timestamptz`;
+const notifyColumn = (db: Database) =>
+  processEventHub.announcesOutsideTransactions(db)
+    ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
+    : "null";
 
 /** Columns the database would default, for the in-memory view of a row written without RETURNING. */
 const emptyCallRow: Omit<

@@ -11,6 +11,9 @@ import {
 import type { CallerChannel, LogMessage, RelayedRequest } from "./caller-relay";
 import type { RequestExtra } from "./gateway-server";
 
+/** How the caller's client is reached: the SDK's per-request senders, or what stands in for them. */
+export type CallerSend = Pick<RequestExtra, "sendRequest" | "sendNotification">;
+
 /**
  * The gateway client behind one tools/call, as the downstream connection sees it (caller-relay):
  * what it declared it can answer, and its request stream, on which the downstream server's
@@ -20,22 +23,22 @@ export function gatewayCaller(params: {
   owner: string;
   /** What the client declared at initialize; undefined without a session (nothing can be asked back). */
   capabilities: ClientCapabilities | undefined;
-  extra: RequestExtra;
+  send: CallerSend;
   /** The least severe level the client wants (logging/setLevel); undefined = everything. */
   logLevel: () => LoggingLevel | undefined;
 }): CallerChannel {
-  const { extra } = params;
+  const { send } = params;
   return {
     owner: params.owner,
     refusal: (request) => refusalOf(request, params.capabilities),
     request: (request, signal) =>
-      extra.sendRequest(request as ServerRequest, resultSchemaOf(request), { signal }) as Promise<
+      send.sendRequest(request as ServerRequest, resultSchemaOf(request), { signal }) as Promise<
         Record<string, unknown>
       >,
     log: (message: LogMessage) => {
       if (isBelow(message.level, params.logLevel())) return;
       // A client that went away must not fail the call.
-      extra.sendNotification({ method: "notifications/message", params: message }).catch(() => {});
+      send.sendNotification({ method: "notifications/message", params: message }).catch(() => {});
     },
   };
 }

@@ -1,7 +1,10 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { toErrorBody } from "@/lib/errors";
 import { checkRequest } from "@/lib/http/request-guard";
 import { handleGatewayRequest } from "./gateway";
-import type { GatewayScope } from "./gateway-tools";
+import { answerDirectly } from "./gateway-direct";
+import { gatewayScopeOf } from "./gateway-tools";
 
 /**
  * The gateway's own front door, for the Switchboard server (server.mjs): MCP requests answered
@@ -19,22 +22,38 @@ export async function serveGatewayRequest(req: Request): Promise<Response> {
   return handleGatewayRequest(req, { scope });
 }
 
-/** `/mcp` → every server; `/mcp/servers/<name>` → one; anything else is not an MCP endpoint. */
-export function gatewayScopeOf(pathname: string): GatewayScope | undefined {
-  const path = pathname.replace(/\/+$/, "");
-  if (path === "/mcp") return "all";
-  const match = /^\/mcp\/servers\/([^/]+)$/.exec(path);
-  if (!match?.[1]) return undefined;
+// Web Request in, Response out (streams included), without replacing Node's global Request and
+// Response classes, which Next.js uses too. A body gateway-direct already read (req.rawBody) is used as is.
+const serveWebRequest = getRequestListener(serveGatewayRequest, { overrideGlobalObjects: false });
+
+/**
+ * The same front door on Node's own request and response: a plain tools/call is answered directly
+ * (gateway-direct, the hot path); everything else goes to serveGatewayRequest.
+ */
+export async function serveGatewayNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // As Next.js does for its own requests: name the peer unless a proxy already did.
+  if (req.headers["x-forwarded-for"] === undefined && req.socket.remoteAddress)
+    addRequestHeader(req, "x-forwarded-for", req.socket.remoteAddress);
   try {
-    return { server: decodeURIComponent(match[1]) };
-  } catch {
-    return undefined;
+    if (await answerDirectly(req, res)) return;
+  } catch (error) {
+    console.error("[switchboard] gateway request failed", error);
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+    return;
   }
+  await serveWebRequest(req, res);
 }
 
-/** The key server.mjs looks the entry up under. */
+/** A header added on the way in, seen both by gateway-direct (headers) and the web Request (rawHeaders). */
+export function addRequestHeader(req: IncomingMessage, name: string, value: string): void {
+  req.headers[name] = value;
+  req.rawHeaders.push(name, value);
+}
+
+/** The key server.mjs looks the entry (serveGatewayNodeRequest) up under. */
 export const GATEWAY_ENTRY = "__switchboardGatewayEntry";
 
 export function registerGatewayEntry(): void {
-  (globalThis as Record<string, unknown>)[GATEWAY_ENTRY] = serveGatewayRequest;
+  (globalThis as Record<string, unknown>)[GATEWAY_ENTRY] = serveGatewayNodeRequest;
 }

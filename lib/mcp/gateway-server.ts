@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
-import { attachCaller } from "./caller-relay";
+import { attachCaller, type CallerChannel } from "./caller-relay";
 import type { GatewayPrincipal } from "./gateway-auth";
 import { callThroughGateway } from "./gateway-call";
 import { gatewayCaller } from "./gateway-caller";
@@ -100,41 +100,63 @@ function registerToolHandlers(server: Server, db: Database, context: GatewayCont
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args, _meta } = request.params;
     const token = _meta?.progressToken;
-    const sendProgress: ProgressSend | undefined =
-      token === undefined
-        ? undefined
-        : (progress: Progress) =>
-            extra.sendNotification({
-              method: "notifications/progress",
-              params: { ...progress, progressToken: token },
-            });
-    const signal = context.signalFor(extra);
-    if (isMetaTool(name)) {
-      return callMetaTool(db, { principal, name, arguments: args, signal, sendProgress });
-    }
     const { session } = context;
-    const detach = attachCaller(
-      signal,
-      gatewayCaller({
+    return answerToolCall(db, context, {
+      name,
+      arguments: args,
+      signal: context.signalFor(extra),
+      sendProgress:
+        token === undefined
+          ? undefined
+          : (progress: Progress) =>
+              extra.sendNotification({
+                method: "notifications/progress",
+                params: { ...progress, progressToken: token },
+              }),
+      caller: gatewayCaller({
         owner: session?.id ?? crypto.randomUUID(),
         capabilities: session ? server.getClientCapabilities() : undefined,
-        extra,
+        send: extra,
         logLevel: () => session?.logLevel,
       }),
-    );
-    try {
-      const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
-      return await callThroughGateway(db, {
-        principal,
-        gatewayName,
-        arguments: args,
-        signal,
-        sendProgress,
-        // Read per call, not per session: a changed setting applies to open sessions too.
-        waitSeconds: readEnv().mcpApprovalWaitSeconds,
-      });
-    } finally {
-      detach();
-    }
+    });
   });
+}
+
+/**
+ * One tools/call of the gateway, however it arrived (through the SDK server here, or answered
+ * directly by gateway-direct): a meta tool, or the governed path with the caller attached so the
+ * downstream server's requests and log messages can reach it.
+ */
+export async function answerToolCall(
+  db: Database,
+  context: Pick<GatewayContext, "principal" | "scope">,
+  call: {
+    name: string;
+    arguments: Record<string, unknown> | undefined;
+    signal: AbortSignal;
+    sendProgress: ProgressSend | undefined;
+    caller: CallerChannel;
+  },
+): Promise<CallToolResult> {
+  const { principal, scope } = context;
+  const { name, signal, sendProgress } = call;
+  if (isMetaTool(name)) {
+    return callMetaTool(db, { principal, name, arguments: call.arguments, signal, sendProgress });
+  }
+  const detach = attachCaller(signal, call.caller);
+  try {
+    const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
+    return await callThroughGateway(db, {
+      principal,
+      gatewayName,
+      arguments: call.arguments,
+      signal,
+      sendProgress,
+      // Read per call, not per session: a changed setting applies to open sessions too.
+      waitSeconds: readEnv().mcpApprovalWaitSeconds,
+    });
+  } finally {
+    detach();
+  }
 }

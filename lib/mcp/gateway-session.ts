@@ -24,6 +24,8 @@ export class GatewaySession implements GatewaySessionState {
   readonly transport: WebStandardStreamableHTTPServerTransport;
   // The JSON-RPC requests of each HTTP request, so a handler can stop when its HTTP request goes away.
   private readonly requestSignals = new Map<RequestId, AbortSignal>();
+  // Tool calls answered directly (gateway-direct), outside the SDK server: cancelled from here.
+  private readonly directCalls = new Map<RequestId, AbortController>();
   private openResponses = 0;
   private lastActiveAt = Date.now();
 
@@ -81,17 +83,12 @@ export class GatewaySession implements GatewaySessionState {
   }
 
   async handle(req: Request, body?: unknown): Promise<Response> {
+    this.cancelDirectCalls(body);
     const ids = requestIdsOf(body);
     for (const id of ids) this.requestSignals.set(id, req.signal);
-    this.openResponses++;
-    let finished = false;
-    const finish = () => {
-      if (finished) return;
-      finished = true;
-      this.openResponses--;
-      this.lastActiveAt = Date.now();
+    const finish = this.busy(() => {
       for (const id of ids) if (this.requestSignals.get(id) === req.signal) this.requestSignals.delete(id);
-    };
+    });
     try {
       const response = await this.transport.handleRequest(
         req,
@@ -101,6 +98,51 @@ export class GatewaySession implements GatewaySessionState {
     } catch (error) {
       finish();
       throw error;
+    }
+  }
+
+  /**
+   * Whether a tool call of this session can be answered as plain JSON (gateway-direct): only when
+   * nothing could need the call's own response stream — the client declared none of sampling,
+   * elicitation and roots, so no downstream request is relayed to it mid-call.
+   */
+  answersPlainly(): boolean {
+    const capabilities = this.server.getClientCapabilities();
+    return !capabilities?.sampling && !capabilities?.elicitation && !capabilities?.roots;
+  }
+
+  /**
+   * A tool call answered directly: the session counts as busy until `finish`, and the client's
+   * `notifications/cancelled` for `requestId` (arriving through handle) aborts `controller`.
+   */
+  beginDirectCall(requestId: RequestId, controller: AbortController): () => void {
+    this.directCalls.set(requestId, controller);
+    return this.busy(() => {
+      if (this.directCalls.get(requestId) === controller) this.directCalls.delete(requestId);
+    });
+  }
+
+  /** Marks the session busy; the returned function (idempotent) ends that and runs `cleanup`. */
+  private busy(cleanup: () => void): () => void {
+    this.openResponses++;
+    let finished = false;
+    return () => {
+      if (finished) return;
+      finished = true;
+      this.openResponses--;
+      this.lastActiveAt = Date.now();
+      cleanup();
+    };
+  }
+
+  private cancelDirectCalls(body: unknown): void {
+    if (this.directCalls.size === 0) return;
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const { method, params } = (message ?? {}) as { method?: unknown; params?: { requestId?: unknown } };
+      if (method !== "notifications/cancelled") continue;
+      const requestId = params?.requestId;
+      if (typeof requestId === "string" || typeof requestId === "number")
+        this.directCalls.get(requestId)?.abort();
     }
   }
 
@@ -122,6 +164,7 @@ export class GatewaySession implements GatewaySessionState {
 
   /** Ends the session: its streams close, its running calls are cancelled, onClosed follows. */
   close(): Promise<void> {
+    for (const controller of this.directCalls.values()) controller.abort();
     return this.server.close();
   }
 

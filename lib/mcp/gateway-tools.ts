@@ -19,6 +19,19 @@ import { type GovernedToolDto, listGovernedTools } from "@/lib/tools/tools";
 /** `"all"` = /mcp (gateway names); `{server}` = /mcp/servers/{server} (the tools' own names). */
 export type GatewayScope = "all" | { server: string };
 
+/** `/mcp` → every server; `/mcp/servers/<name>` → one; anything else is not an MCP endpoint. */
+export function gatewayScopeOf(pathname: string): GatewayScope | undefined {
+  const path = pathname.replace(/\/+$/, "");
+  if (path === "/mcp") return "all";
+  const match = /^\/mcp\/servers\/([^/]+)$/.exec(path);
+  if (!match?.[1]) return undefined;
+  try {
+    return { server: decodeURIComponent(match[1]) };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function listGatewayTools(
   db: Database,
   params: { tenantId: string; principalId: string; scope: GatewayScope },

@@ -16,6 +16,7 @@ import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/mcp/gateway-sessions";
 import { resourceSubscriptions } from "@/lib/mcp/gateway-subscriptions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
 import { eventually } from "../fixtures/eventually";
+import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
 import {
   CONFORMANCE_SERVER,
   type ConformanceWorld,
@@ -23,8 +24,9 @@ import {
 } from "../fixtures/mcp-servers/conformance-world";
 
 /*
- * Stateful gateway sessions in-process: real SDK clients speak streamable HTTP to
- * handleGatewayRequest (their fetch is the handler), which runs the conformance fixture server
+ * Stateful gateway sessions in-process: real SDK clients speak streamable HTTP, over a real listener,
+ * to the gateway's front door (plain tool calls answered directly, the rest by handleGatewayRequest;
+ * hand-made requests go to handleGatewayRequest itself), which runs the conformance fixture server
  * over stdio through the governed call path. What the downstream server sends back while a call
  * runs (log messages, sampling requests) and what changes later (grants, a subscribed resource)
  * must reach the right client — and only a client that can take it.
@@ -36,10 +38,12 @@ const URL_BASE = "http://127.0.0.1:3000";
 const PATH = `/mcp/servers/${CONFORMANCE_SERVER}`;
 const SCOPE = { server: CONFORMANCE_SERVER };
 
+let listener: GatewayListener;
+
+/** A real SDK client over real HTTP, through the front door server.mjs serves the gateway with. */
 async function connect(key: string, capabilities: ClientCapabilities = {}): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(PATH, URL_BASE), {
+  const transport = new StreamableHTTPClientTransport(new URL(PATH, listener.base), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    fetch: async (input, init) => handleGatewayRequest(new Request(input, init), { scope: SCOPE }),
   });
   const client = new Client({ name: "gateway-sessions-test", version: "1.0.0" }, { capabilities });
   await client.connect(transport);
@@ -100,9 +104,11 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
 
   beforeAll(async () => {
     world = await openConformanceWorld();
+    listener = await listenGateway();
   });
   afterAll(async () => {
     await gatewaySessions.closeAll();
+    await listener?.close();
     await world?.close();
     vi.unstubAllEnvs();
   });

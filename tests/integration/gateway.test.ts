@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { calls, events } from "@/db/schema";
+import { approvals, calls, events } from "@/db/schema";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import type { GatewayScope } from "@/lib/mcp/gateway-tools";
@@ -12,10 +12,12 @@ import { updateTool } from "@/lib/tools/tools";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { createTestApiKey } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
+import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
 
 /*
- * The gateway in-process: a real SDK client speaks streamable HTTP to handleGatewayRequest (its
- * fetch is the handler itself), which calls real stdio servers through the governed path.
+ * The gateway in-process: a real SDK client speaks streamable HTTP to the gateway's front door on a
+ * real listener (plain tool calls answered directly, the rest by handleGatewayRequest), which calls
+ * real stdio servers through the governed path.
  * (The same against `next start`, plus the Inspector CLI, is tests/e2e/gateway.spec.ts.)
  */
 
@@ -23,15 +25,13 @@ vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
 
 const BASE = "http://127.0.0.1:3000";
 
-function gatewayFetch(scope: GatewayScope): typeof fetch {
-  return async (input, init) => handleGatewayRequest(new Request(input, init), { scope });
-}
+let listener: GatewayListener;
 
+/** A real SDK client over real HTTP, through the front door server.mjs serves the gateway with. */
 async function connect(key: string, scope: GatewayScope = "all"): Promise<Client> {
   const path = scope === "all" ? "/mcp" : `/mcp/servers/${scope.server}`;
-  const transport = new StreamableHTTPClientTransport(new URL(path, BASE), {
+  const transport = new StreamableHTTPClientTransport(new URL(path, listener.base), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
-    fetch: gatewayFetch(scope),
   });
   const client = new Client({ name: "gateway-test", version: "1.0.0" });
   await client.connect(transport);
@@ -47,6 +47,7 @@ describe("the MCP gateway (in-process, PGlite)", () => {
 
   beforeAll(async () => {
     world = await openCallsWorld("pglite");
+    listener = await listenGateway();
     for (const name of ["local-tools__echo", "local-tools__word_count"]) {
       await updateTool(world.handle.db, {
         tenantId: world.tenantId,
@@ -63,6 +64,7 @@ describe("the MCP gateway (in-process, PGlite)", () => {
   });
   afterAll(async () => {
     await client?.close();
+    await listener?.close();
     await world?.close();
     vi.unstubAllEnvs();
   });
@@ -223,6 +225,68 @@ describe("the MCP gateway (in-process, PGlite)", () => {
     } finally {
       vi.stubEnv("SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS", "50");
     }
+  });
+
+  it("answers a plain tool call of a session as one JSON body, and streams one that asked for progress", async () => {
+    const answeredAs: Array<string | null> = [];
+    const transport = new StreamableHTTPClientTransport(new URL("/mcp", listener.base), {
+      requestInit: { headers: { Authorization: `Bearer ${world.agent.key}` } },
+      fetch: async (input, init) => {
+        const response = await fetch(input, init);
+        if (String(init?.body ?? "").includes('"tools/call"'))
+          answeredAs.push(response.headers.get("content-type"));
+        return response;
+      },
+    });
+    const session = new Client({ name: "gateway-test", version: "1.0.0" });
+    await session.connect(transport);
+    try {
+      expect(transport.sessionId).toBeDefined();
+      const plain = await session.callTool({ name: "local-tools__echo", arguments: { text: "plain" } });
+      expect(text(plain)).toBe("plain");
+      const streamed = await session.callTool(
+        { name: "local-tools__echo", arguments: { text: "streamed" } },
+        undefined,
+        { onprogress: () => {} },
+      );
+      expect(text(streamed)).toBe("streamed");
+      expect(answeredAs).toEqual(["application/json", "text/event-stream"]);
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("withdraws a waiting call from the approval queue when its client cancels the request", async () => {
+    const token = `t-${randomBytes(4).toString("hex")}`;
+    const controller = new AbortController();
+    // No progress token: the call is answered directly, so its cancellation arrives on another request.
+    const pending = client.callTool({ name: "fixture__record", arguments: { token } }, undefined, {
+      signal: controller.signal,
+      timeout: 60_000,
+    });
+    const statusOf = async () => {
+      const [row] = await world.handle.db
+        .select({ id: calls.id, status: calls.status })
+        .from(calls)
+        .where(sql`${calls.arguments}->>'token' = ${token}`);
+      return row;
+    };
+    const waiting = await eventually(
+      async () => ((await statusOf())?.status === "pending_approval" ? statusOf() : undefined),
+      "the call waiting for approval",
+    );
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await eventually(
+      async () => ((await statusOf())?.status === "cancelled" ? true : undefined),
+      "cancelled",
+    );
+    const [approval] = await world.handle.db
+      .select({ status: approvals.status })
+      .from(approvals)
+      .where(eq(approvals.callId, waiting?.id ?? ""));
+    expect(approval?.status).toBe("cancelled");
+    expect(world.recorded()).not.toContain(token);
   });
 
   it("answers GET and DELETE with 405 (stateless) and 404 everywhere when turned off", async () => {

@@ -1,0 +1,192 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { getDatabase } from "@/lib/db/process-db";
+import { readEnv } from "@/lib/env";
+import { isAppError, toAppError } from "@/lib/errors";
+import { checkRequest } from "@/lib/http/request-guard";
+import { authenticateGateway } from "./gateway-auth";
+import { type CallerSend, gatewayCaller } from "./gateway-caller";
+import { answerToolCall } from "./gateway-server";
+import type { GatewaySession } from "./gateway-session";
+import { gatewaySessions } from "./gateway-sessions";
+import { gatewayScopeOf } from "./gateway-tools";
+
+/**
+ * The gateway's hot path: a plain `tools/call` answered straight from Node's request and response,
+ * as one JSON body — the same governed call (answerToolCall), without building a web Request,
+ * running the SDK's transport and server, and streaming one event back. On these machines that
+ * machinery cost more per call than the governed call itself (BENCHMARKS.md).
+ *
+ * Only a request that could need nothing more is taken here: one JSON-RPC `tools/call` with no
+ * progress token, from a session whose client declared none of sampling, elicitation and roots
+ * (nothing can be asked back mid-call) or from no session at all. A downstream log message during
+ * such a call goes to the session's GET stream, as any message unrelated to a request would.
+ * Everything else — and every request this path would have to refuse — is declined (false) and
+ * answered by the full handler (gateway.ts), which gives the same answers and the same errors.
+ */
+
+/** Tool arguments can be large (documents, diffs); the SDK's own default bound, as in gateway.ts. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** What this path answers; anything else (batches, other methods, progress tokens) is declined. */
+const plainToolCall = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.string(), z.number().int()]),
+  method: z.literal("tools/call"),
+  params: z.looseObject({
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    _meta: z.looseObject({ progressToken: z.undefined() }).optional(),
+  }),
+});
+
+/** The Node request, with the body this path read, for the full handler to use when it declines. */
+type DeclinableRequest = IncomingMessage & { rawBody?: Buffer };
+
+export async function answerDirectly(req: DeclinableRequest, res: ServerResponse): Promise<boolean> {
+  if (req.method !== "POST" || !readEnv().mcpEnabled || !acceptsPlainJson(req)) return false;
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > MAX_BODY_BYTES) return false;
+  const protocolVersion = req.headers["mcp-protocol-version"];
+  if (typeof protocolVersion === "string" && !SUPPORTED_PROTOCOL_VERSIONS.includes(protocolVersion))
+    return false;
+
+  const body = await readBody(req);
+  if (body === undefined) {
+    respond(res, 413, { jsonrpc: "2.0", id: null, error: { code: -32000, message: tooLargeMessage } });
+    return true;
+  }
+  req.rawBody = body;
+  const message = parseToolCall(body);
+  if (!message) return false;
+
+  const headers = webHeaders(req);
+  const scope = gatewayScopeOf(pathOf(req.url));
+  if (!scope || checkRequest({ headers, url: `http://localhost${req.url ?? "/"}` })) return false;
+  let db: Awaited<ReturnType<typeof getDatabase>>["db"];
+  let principal: Awaited<ReturnType<typeof authenticateGateway>>;
+  try {
+    ({ db } = await getDatabase());
+    principal = await authenticateGateway(db, headers);
+  } catch {
+    return false; // refused or no database: the full handler says why
+  }
+  const sessionId = req.headers["mcp-session-id"];
+  const session = typeof sessionId === "string" ? gatewaySessions.get(sessionId) : undefined;
+  if (session && (session.admits(principal, scope) !== "yes" || !session.answersPlainly())) return false;
+
+  const controller = new AbortController();
+  const finish = session?.beginDirectCall(message.id, controller) ?? (() => {});
+  // The client went away before its answer: the call is cancelled, as on the full path.
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+    finish();
+  });
+  const sessionHeader: Record<string, string> = session ? { "mcp-session-id": session.id } : {};
+  try {
+    const result = await answerToolCall(
+      db,
+      { principal, scope },
+      {
+        name: message.params.name,
+        arguments: message.params.arguments,
+        signal: controller.signal,
+        sendProgress: undefined,
+        caller: gatewayCaller({
+          owner: session?.id ?? crypto.randomUUID(),
+          capabilities: session?.server.getClientCapabilities(),
+          send: sendersOf(session),
+          logLevel: () => session?.logLevel,
+        }),
+      },
+    );
+    respond(res, 200, { jsonrpc: "2.0", id: message.id, result }, sessionHeader);
+  } catch (error) {
+    // As the SDK server answers a handler that throws: a JSON-RPC error for this request.
+    const appError = toAppError(error);
+    if (!isAppError(error)) console.error("[switchboard] gateway tool call failed", error);
+    respond(
+      res,
+      200,
+      { jsonrpc: "2.0", id: message.id, error: { code: -32603, message: appError.message } },
+      sessionHeader,
+    );
+  }
+  return true;
+}
+
+/** The streamable HTTP rule (Accept lists both) and a JSON body; otherwise the full handler refuses it. */
+function acceptsPlainJson(req: IncomingMessage): boolean {
+  const accept = req.headers.accept ?? "";
+  const type = req.headers["content-type"] ?? "";
+  return (
+    accept.includes("application/json") &&
+    accept.includes("text/event-stream") &&
+    /^application\/json\s*(;|$)/i.test(type)
+  );
+}
+
+/** The body, or undefined past MAX_BODY_BYTES (then the rest is not read). */
+async function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).byteLength;
+    if (size > MAX_BODY_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+}
+
+const tooLargeMessage = `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`;
+
+function parseToolCall(body: Buffer): z.infer<typeof plainToolCall> | undefined {
+  try {
+    const parsed = plainToolCall.safeParse(JSON.parse(body.toString("utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (value) for (const item of value) headers.append(name, item);
+  }
+  return headers;
+}
+
+const pathOf = (url = "/") => {
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+};
+
+/**
+ * How the downstream server reaches this call's client: never with a request (the client declared
+ * nothing it could answer); log messages on the session's GET stream, when there is a session.
+ */
+function sendersOf(session: GatewaySession | undefined): CallerSend {
+  return {
+    sendRequest: () => Promise.reject(new Error("This tool call has no stream to ask its client on.")),
+    sendNotification: (notification) =>
+      session ? session.server.notification(notification) : Promise.resolve(),
+  };
+}
+
+function respond(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
