@@ -19,39 +19,27 @@ import { type NewCall, toCallValues } from "./record-call";
 
 /**
  * Writes queued entries in batches: one batch in flight at a time, everything queued meanwhile
- * goes in the next. A failed batch fails each of its entries. An entry nobody waits for may linger
- * a few milliseconds so that others join its batch; one somebody waits for is written as soon as
- * the requests that arrived with it have been read (setImmediate), with whatever is lingering.
+ * goes in the next. A failed batch fails each of its entries. A batch starts once the requests that
+ * arrived together have been read (setImmediate), not at the first entry: on embedded PGlite a
+ * write holds the only thread, so calls could not join a batch once it has started.
  */
 class GroupCommit<In, Out> {
   private queue: Array<{ entry: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
   private writing = false;
-  private lingering: NodeJS.Timeout | undefined;
   private startingSoon = false;
 
   constructor(private readonly write: (batch: In[]) => Promise<Out[]>) {}
 
-  add(entry: In, options: { lingerMs?: number } = {}): Promise<Out> {
+  add(entry: In): Promise<Out> {
     return new Promise((resolve, reject) => {
       this.queue.push({ entry, resolve, reject });
-      this.schedule(options.lingerMs ?? 0);
+      this.schedule();
     });
   }
 
-  private schedule(lingerMs: number): void {
-    if (this.writing) return; // the batch in flight is followed by everything queued
-    if (lingerMs > 0) {
-      this.lingering ??= setTimeout(() => {
-        this.lingering = undefined;
-        if (!this.writing) void this.drain();
-      }, lingerMs);
-      return;
-    }
-    clearTimeout(this.lingering);
-    this.lingering = undefined;
-    // Not at once: after the requests that arrived together have reached here too. On embedded
-    // PGlite a write holds the only thread, so calls can only join a batch before it starts.
-    if (this.startingSoon) return;
+  private schedule(): void {
+    // The batch in flight is followed by everything queued; a batch about to start takes this too.
+    if (this.writing || this.startingSoon) return;
     this.startingSoon = true;
     setImmediate(() => {
       this.startingSoon = false;
@@ -111,23 +99,12 @@ export function recordRunningCall(db: Database, call: NewCall): Promise<CallView
 /**
  * Records how a running call ended, with its event, in one statement (batched like the starts).
  * Resolves to the finished view, or undefined when the call was no longer running (someone else
- * ended it first): then nothing was written.
+ * ended it first): then nothing was written. A caller answered before this (the gateway) has its
+ * ending written right after its answer went out, in the time its client takes to send the next.
  */
-export function recordFinishedCall(
-  db: Database,
-  finished: FinishedCall,
-  options: { callerHasOutcome: boolean },
-): Promise<CallView | undefined> {
-  // A caller already answered (the gateway) waits for nothing: its ending may wait a moment for
-  // others to share the statement, and stays off the single database thread meanwhile.
-  return journalOf(db).finishes.add(finished, { lingerMs: options.callerHasOutcome ? FINISH_LINGER_MS : 0 });
+export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
+  return journalOf(db).finishes.add(finished);
 }
-
-/**
- * How long an ending whose caller was already answered may wait for others. Short: the call is on
- * record as running until then (a crash in between leaves it so, like a crash during the call).
- */
-const FINISH_LINGER_MS = 15;
 
 async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallView[]> {
   const startedAt = new Date();

@@ -182,7 +182,7 @@ async function finishCall(
     finishedAt: new Date(),
     sealedArguments: null,
   };
-  // The answer leaves first; the ending's write lingers a moment (see recordFinishedCall).
+  // The answer leaves first; the ending's write follows (see recordFinishedCall).
   if (view && onOutcome) onOutcome({ ...view, call: { ...call, ...ending } });
   const event: CallEventDetail =
     outcome.kind === "result"
@@ -191,11 +191,7 @@ async function finishCall(
         ? { type: "call.cancelled" }
         : { type: "call.failed", durationMs: outcome.durationMs, errorCode: outcome.code };
   if (view) {
-    const finished = await recordFinishedCall(
-      db,
-      { view, ending, event },
-      { callerHasOutcome: onOutcome !== undefined },
-    );
+    const finished = await recordFinishedCall(db, { view, ending, event });
     // Not running any more: ended elsewhere first (withdrawn, say); that ending stands.
     return finished ?? (await loadCallView(db, { tenantId: call.tenantId, callId: call.id }));
   }

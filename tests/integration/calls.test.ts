@@ -107,13 +107,13 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
 
   it("keeps quotes, backslashes, escapes and any script in what it records, exactly as sent", async () => {
     const text = `O'Brien said "\\n" isn't \\'; drop table calls; -- \u00e9\u4e2d\u{1F389} \\x00 $$ E'x'`;
-    const done = await call("local-tools__echo", { text, [`it's`]: "a 'key'" });
+    const done = await call("local-tools__echo", { text, "it's": "a 'key'" });
     expect(done.status).toBe("succeeded");
     const [row] = await world.handle.db
       .select({ arguments: calls.arguments, result: calls.result })
       .from(calls)
       .where(eq(calls.id, done.id));
-    expect(row?.arguments).toEqual({ text, [`it's`]: "a 'key'" });
+    expect(row?.arguments).toEqual({ text, "it's": "a 'key'" });
     expect(row?.result).toMatchObject({ content: [{ type: "text", text }] });
     expect(await eventTypes(done.id)).toEqual(["call.requested", "call.started", "call.succeeded"]);
   });

@@ -256,6 +256,33 @@ describe("the MCP gateway (in-process, PGlite)", () => {
     }
   });
 
+  it("refuses a body over 4 MiB with 413, whether or not it declares its length", async () => {
+    const huge = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "local-tools__echo", arguments: { text: "x".repeat(4 * 1024 * 1024) } },
+    });
+    const headers = {
+      authorization: `Bearer ${world.agent.key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    };
+    const declared = await fetch(`${listener.base}/mcp`, { method: "POST", headers, body: huge });
+    expect(declared.status).toBe(413);
+    const chunked = await fetch(`${listener.base}/mcp`, {
+      method: "POST",
+      headers,
+      body: new Blob([huge]).stream(),
+      // @ts-expect-error Node's fetch needs `duplex` for a streamed body; the DOM types lack it.
+      duplex: "half",
+    });
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({
+      error: { message: expect.stringContaining("larger than 4") },
+    });
+  });
+
   it("withdraws a waiting call from the approval queue when its client cancels the request", async () => {
     const token = `t-${randomBytes(4).toString("hex")}`;
     const controller = new AbortController();
