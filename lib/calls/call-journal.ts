@@ -73,40 +73,73 @@ export type CallEnding = Pick<
 >;
 export type FinishedCall = { view: CallView; ending: CallEnding; event: CallEventDetail };
 
-type Journal = {
-  starts: GroupCommit<NewCall, CallView>;
-  finishes: GroupCommit<FinishedCall, CallView | undefined>;
-};
-const journals = new WeakMap<Database, Journal>();
+type JournalEntry = { kind: "start"; call: NewCall } | { kind: "finish"; finished: FinishedCall };
+const journals = new WeakMap<Database, GroupCommit<JournalEntry, CallView | undefined>>();
 
-function journalOf(db: Database): Journal {
+/**
+ * One journal per database: starts and endings queued together go in one statement (one commit),
+ * which is most of what a write costs on PGlite.
+ */
+function journalOf(db: Database): GroupCommit<JournalEntry, CallView | undefined> {
   let journal = journals.get(db);
   if (!journal) {
-    journal = {
-      starts: new GroupCommit((batch) => writeRunningCalls(db, batch)),
-      finishes: new GroupCommit((batch) => writeFinishedCalls(db, batch)),
-    };
+    journal = new GroupCommit((batch) => writeJournal(db, batch));
     journals.set(db, journal);
   }
   return journal;
 }
 
 /** Records an allowed call as running (see above); resolves once the write has committed. */
-export function recordRunningCall(db: Database, call: NewCall): Promise<CallView> {
-  return journalOf(db).starts.add(call);
+export async function recordRunningCall(db: Database, call: NewCall): Promise<CallView> {
+  return (await journalOf(db).add({ kind: "start", call })) as CallView;
 }
 
 /**
- * Records how a running call ended, with its event, in one statement (batched like the starts).
+ * Records how a running call ended, with its event (batched like the starts, and with them).
  * Resolves to the finished view, or undefined when the call was no longer running (someone else
  * ended it first): then nothing was written. A caller answered before this (the gateway) has its
  * ending written right after its answer went out, in the time its client takes to send the next.
  */
 export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
-  return journalOf(db).finishes.add(finished);
+  return journalOf(db).add({ kind: "finish", finished });
 }
 
-async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallView[]> {
+/** A part of a journal statement: its CTEs, the events it wrote, and what its entries resolve to. */
+type JournalPart<Out> = {
+  ctes: string[];
+  /** A SELECT of (id, tenant_id, call_id, created_at) over this part's written events. */
+  written: string;
+  settle: (rows: EventRow[]) => { outs: Out[]; recorded: RecordedEvent[] };
+};
+
+async function writeJournal(db: Database, batch: JournalEntry[]): Promise<Array<CallView | undefined>> {
+  const starts = batch.flatMap((entry) => (entry.kind === "start" ? [entry.call] : []));
+  const finishes = batch.flatMap((entry) => (entry.kind === "finish" ? [entry.finished] : []));
+  const parts = [
+    starts.length > 0 ? { name: "start", part: runningCallsPart(starts) } : undefined,
+    finishes.length > 0 ? { name: "finish", part: finishedCallsPart(finishes) } : undefined,
+  ].flatMap((part) => (part ? [part] : []));
+  const rows = await runPlainStatement<EventRow & { part: string }>(
+    db,
+    `with ${parts.flatMap(({ part }) => part.ctes).join(",\n")}
+    select part, id, call_id, created_at, ${notifyColumn(db)} as notified
+    from (${parts.map(({ name, part }) => `select ${literal(name)} as part, * from (${part.written}) ${name}_events`).join(" union all ")}) written
+    order by id`,
+  );
+  const settled = new Map(
+    parts.map(({ name, part }) => [name, part.settle(rows.filter((row) => row.part === name))]),
+  );
+  processEventHub.publishRecorded(
+    db,
+    [...settled.values()].flatMap(({ recorded }) => recorded).sort((a, b) => a.id - b.id),
+  );
+  const outs = { start: settled.get("start")?.outs ?? [], finish: settled.get("finish")?.outs ?? [] };
+  let nextStart = 0;
+  let nextFinish = 0;
+  return batch.map((entry) => (entry.kind === "start" ? outs.start[nextStart++] : outs.finish[nextFinish++]));
+}
+
+function runningCallsPart(batch: NewCall[]): JournalPart<CallView> {
   const startedAt = new Date();
   const rows = batch.map((call) => ({ ...toCallValues(call), status: "running" as const, startedAt }));
   const views: CallView[] = batch.map((call, i) => ({
@@ -162,32 +195,34 @@ async function writeRunningCalls(db: Database, batch: NewCall[]): Promise<CallVi
       ),
     )
     .join(", ");
-  const announced = await runPlainStatement<{ id: number | string; created_at: string | Date }>(
-    db,
-    `with inserted_calls as (
-      insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-        effect, arguments, sealed_arguments, status, created_at, started_at)
-      values ${callValues}
-      returning id
-    ),
-    inserted_events as (
-      insert into events (tenant_id, type, server_id, call_id, data) values ${eventValues}
-      returning id, tenant_id, created_at
-    )
-    select id, created_at, ${notifyColumn(db)} as notified from inserted_events order by id`,
-  );
-  // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
-  const recorded: RecordedEvent[] = announced.map((row, i) => ({
-    ...(payloads[i] as SwitchboardEvent),
-    id: Number(row.id),
-    tenantId: eventRows[i]?.tenantId ?? "",
-    createdAt: new Date(row.created_at).toISOString(),
-  }));
-  processEventHub.publishRecorded(db, recorded);
-  return views;
+  return {
+    ctes: [
+      `inserted_calls as (
+        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+          effect, arguments, sealed_arguments, status, created_at, started_at)
+        values ${callValues}
+        returning id
+      )`,
+      `started_events as (
+        insert into events (tenant_id, type, server_id, call_id, data) values ${eventValues}
+        returning id, tenant_id, call_id, created_at
+      )`,
+    ],
+    written: "select id, tenant_id, call_id, created_at from started_events",
+    settle: (written) => ({
+      outs: views,
+      // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
+      recorded: written.map((row, i) => ({
+        ...(payloads[i] as SwitchboardEvent),
+        id: Number(row.id),
+        tenantId: eventRows[i]?.tenantId ?? "",
+        createdAt: new Date(row.created_at).toISOString(),
+      })),
+    }),
+  };
 }
 
-async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<Array<CallView | undefined>> {
+function finishedCallsPart(batch: FinishedCall[]): JournalPart<CallView | undefined> {
   const payloads = batch.map(({ view, event }) =>
     eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent),
   );
@@ -217,46 +252,44 @@ async function writeFinishedCalls(db: Database, batch: FinishedCall[]): Promise<
       );
     })
     .join(", ");
-  // Only calls still running are ended, and only their events are written: ending a call that
-  // someone else ended first (a cancellation) writes nothing.
-  const rows = await runPlainStatement<EventRow>(
-    db,
-    `with ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings}),
-    updated as (
-      update calls set status = ending.status, result = ending.result, error_code = ending.error_code,
-        error_message = ending.error_message, duration_ms = ending.duration_ms,
-        finished_at = ending.finished_at, sealed_arguments = null
-      from ending where calls.id = ending.id and calls.status = 'running'
-      returning calls.id as id
-    ),
-    event (tenant_id, type, server_id, call_id, data) as (values ${eventValues}),
-    inserted as (
-      insert into events (tenant_id, type, server_id, call_id, data)
-      select event.tenant_id, event.type, event.server_id, event.call_id, event.data
-      from event join updated on updated.id = event.call_id
-      returning id, tenant_id, call_id, created_at
-    )
-    select id, call_id, created_at, ${notifyColumn(db)} as notified
-    from inserted order by id`,
-  );
-  const byCall = new Map(rows.map((row) => [row.call_id, row]));
-  const recorded: RecordedEvent[] = [];
-  const views = batch.map(({ view, ending }, i) => {
-    const row = byCall.get(view.call.id);
-    if (!row) return undefined;
-    recorded.push({
-      ...(payloads[i] as SwitchboardEvent),
-      id: Number(row.id),
-      tenantId: view.call.tenantId,
-      createdAt: new Date(row.created_at).toISOString(),
-    });
-    return { ...view, call: { ...view.call, ...ending } };
-  });
-  processEventHub.publishRecorded(
-    db,
-    recorded.sort((a, b) => a.id - b.id),
-  );
-  return views;
+  return {
+    // Only calls still running are ended, and only their events are written: ending a call that
+    // someone else ended first (a cancellation) writes nothing.
+    ctes: [
+      `ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings})`,
+      `updated as (
+        update calls set status = ending.status, result = ending.result, error_code = ending.error_code,
+          error_message = ending.error_message, duration_ms = ending.duration_ms,
+          finished_at = ending.finished_at, sealed_arguments = null
+        from ending where calls.id = ending.id and calls.status = 'running'
+        returning calls.id as id
+      )`,
+      `ending_event (tenant_id, type, server_id, call_id, data) as (values ${eventValues})`,
+      `ended_events as (
+        insert into events (tenant_id, type, server_id, call_id, data)
+        select ending_event.tenant_id, ending_event.type, ending_event.server_id, ending_event.call_id, ending_event.data
+        from ending_event join updated on updated.id = ending_event.call_id
+        returning id, tenant_id, call_id, created_at
+      )`,
+    ],
+    written: "select id, tenant_id, call_id, created_at from ended_events",
+    settle: (written) => {
+      const byCall = new Map(written.map((row) => [row.call_id, row]));
+      const recorded: RecordedEvent[] = [];
+      const outs = batch.map(({ view, ending }, i) => {
+        const row = byCall.get(view.call.id);
+        if (!row) return undefined;
+        recorded.push({
+          ...(payloads[i] as SwitchboardEvent),
+          id: Number(row.id),
+          tenantId: view.call.tenantId,
+          createdAt: new Date(row.created_at).toISOString(),
+        });
+        return { ...view, call: { ...view.call, ...ending } };
+      });
+      return { outs, recorded };
+    },
+  };
 }
 
 type EventRow = { id: number | string; call_id: string; created_at: string | Date };

@@ -133,6 +133,33 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
     expect(await eventTypes(done.id)).toEqual(["call.requested", "call.started", "call.succeeded"]);
   });
 
+  it("records a chain of calls, each started the moment the one before was answered", async () => {
+    // A caller answered before its ending is written (the gateway) may send its next call at once:
+    // that call's start and the previous ending are then written together, in one statement.
+    const texts = Array.from({ length: 10 }, (_, i) => `chained-${i}-${token()}`);
+    const chain: Array<Promise<CallDto>> = [];
+    await new Promise<void>((resolve) => {
+      const next = (i: number) => {
+        if (i === texts.length) return resolve();
+        chain.push(
+          executeToolCall(world.handle.db, {
+            tenantId: world.tenantId,
+            requester: agent,
+            tool: "local-tools__echo",
+            arguments: { text: texts[i] },
+            onOutcome: () => next(i + 1),
+          }),
+        );
+      };
+      next(0);
+    });
+    const done = await Promise.all(chain);
+    for (const [i, finished] of done.entries()) {
+      expect(finished).toMatchObject({ status: "succeeded", result: { content: [{ text: texts[i] }] } });
+      expect(await eventTypes(finished.id)).toEqual(["call.requested", "call.started", "call.succeeded"]);
+    }
+  });
+
   it("records calls made at the same moment each with its own arguments, result and events", async () => {
     // Allowed calls arriving together are written together (lib/calls/call-journal.ts): one
     // statement for several calls must still give each call exactly its own row and events.
