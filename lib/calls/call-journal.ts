@@ -1,5 +1,10 @@
 import type { Database } from "@/lib/db/client";
-import { literal, runPlainStatement } from "@/lib/db/plain-statement";
+import {
+  type BoundStatement,
+  literal,
+  runStatements,
+  type StatementTemplate,
+} from "@/lib/db/plain-statement";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "@/lib/events/event-types";
 import { processEventHub } from "@/lib/events/record-event";
 import { EVENT_CHANNEL } from "@/lib/events/relay";
@@ -13,7 +18,8 @@ import { type NewCall, toCallValues } from "./record-call";
  * ran is always on record (a crash leaves it `running`, never missing).
  *
  * Group commit: calls that arrive while a write is in flight are written together in the next one
- * (multi-row INSERTs in one statement). One caller pays one round trip; eight concurrent callers
+ * (their statements in one round trip and one transaction, lib/db/plain-statement.ts), and so are
+ * the endings of calls answered meanwhile. One caller pays one round trip; eight concurrent callers
  * share a few, instead of queueing eight on a single-threaded embedded database.
  */
 
@@ -104,70 +110,100 @@ export function recordFinishedCall(db: Database, finished: FinishedCall): Promis
   return journalOf(db).add({ kind: "finish", finished });
 }
 
-/** A part of a journal statement: its CTEs, the events it wrote, and what its entries resolve to. */
-type JournalPart<Out> = {
-  ctes: string[];
-  /** A SELECT of (id, tenant_id, call_id, created_at) over this part's written events. */
-  written: string;
-  settle: (rows: EventRow[]) => { outs: Out[]; recorded: RecordedEvent[] };
-};
-
-async function writeJournal(db: Database, batch: JournalEntry[]): Promise<Array<CallView | undefined>> {
-  const starts = batch.flatMap((entry) => (entry.kind === "start" ? [entry.call] : []));
-  const finishes = batch.flatMap((entry) => (entry.kind === "finish" ? [entry.finished] : []));
-  const parts = [
-    starts.length > 0 ? { name: "start", part: runningCallsPart(starts) } : undefined,
-    finishes.length > 0 ? { name: "finish", part: finishedCallsPart(finishes) } : undefined,
-  ].flatMap((part) => (part ? [part] : []));
-  const rows = await runPlainStatement<EventRow & { part: string }>(
-    db,
-    `with ${parts.flatMap(({ part }) => part.ctes).join(",\n")}
-    select part, id, call_id, created_at, ${notifyColumn(db)} as notified
-    from (${parts.map(({ name, part }) => `select ${literal(name)} as part, * from (${part.written}) ${name}_events`).join(" union all ")}) written
-    order by id`,
-  );
-  const settled = new Map(
-    parts.map(({ name, part }) => [name, part.settle(rows.filter((row) => row.part === name))]),
-  );
-  processEventHub.publishRecorded(
-    db,
-    [...settled.values()].flatMap(({ recorded }) => recorded).sort((a, b) => a.id - b.id),
-  );
-  const outs = { start: settled.get("start")?.outs ?? [], finish: settled.get("finish")?.outs ?? [] };
-  let nextStart = 0;
-  let nextFinish = 0;
-  return batch.map((entry) => (entry.kind === "start" ? outs.start[nextStart++] : outs.finish[nextFinish++]));
+/**
+ * The journal's two statements. Every value is cast, so the statement can be prepared without
+ * knowing its arguments' types; the NOTIFY column only where another process could listen.
+ */
+function journalTemplates(db: Database): { start: StatementTemplate; finish: StatementTemplate } {
+  const notifies = processEventHub.announcesOutsideTransactions(db);
+  const notified = notifies
+    ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
+    : "null";
+  const suffix = notifies ? "notify" : "quiet";
+  return {
+    // $1 id, $2 tenant, $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name,
+    // $8 effect, $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data
+    start: {
+      name: `journal_start_${suffix}`,
+      text: `with inserted_call as (
+        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+          effect, arguments, sealed_arguments, status, created_at, started_at)
+        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb,
+          $10::text, 'running', $11::timestamptz, $12::timestamptz)
+        returning id
+      ), inserted as (
+        insert into events (tenant_id, type, server_id, call_id, data)
+        values ($2::text, 'call.requested', $5::text, $1::text, $13::jsonb),
+          ($2::text, 'call.started', $5::text, $1::text, $14::jsonb)
+        returning id, tenant_id, created_at
+      )
+      select id, created_at, ${notified} as notified from inserted order by id`,
+    },
+    // $1 id, $2 status, $3 result, $4 error code, $5 error message, $6 duration, $7 finished,
+    // $8 event type, $9 event data. Only a call still running is ended, and only then is its event
+    // written: ending a call someone else ended first (a cancellation) writes nothing.
+    finish: {
+      name: `journal_finish_${suffix}`,
+      text: `with updated as (
+        update calls set status = $2::text, result = $3::jsonb, error_code = $4::text,
+          error_message = $5::text, duration_ms = $6::int, finished_at = $7::timestamptz,
+          sealed_arguments = null
+        where id = $1::text and status = 'running'
+        returning id, tenant_id, server_id
+      ), inserted as (
+        insert into events (tenant_id, type, server_id, call_id, data)
+        select tenant_id, $8::text, server_id, id, $9::jsonb from updated
+        returning id, tenant_id, created_at
+      )
+      select id, created_at, ${notified} as notified from inserted`,
+    },
+  };
 }
 
-function runningCallsPart(batch: NewCall[]): JournalPart<CallView> {
+async function writeJournal(db: Database, batch: JournalEntry[]): Promise<Array<CallView | undefined>> {
+  // Per batch, not cached: whether anyone can listen changes when this process's relay starts.
+  const template = journalTemplates(db);
+  const written = batch.map((entry) =>
+    entry.kind === "start" ? startOf(entry.call, template.start) : finishOf(entry.finished, template.finish),
+  );
+  const rows = await runStatements<EventRow>(
+    db,
+    written.map(({ statement }) => statement),
+  );
+  const settled = written.map((entry, i) => entry.settle(rows[i] ?? []));
+  processEventHub.publishRecorded(
+    db,
+    settled.flatMap(({ recorded }) => recorded).sort((a, b) => a.id - b.id),
+  );
+  return settled.map(({ out }) => out);
+}
+
+/** One entry's statement, and what it resolves to once written. */
+type Written = {
+  statement: BoundStatement;
+  settle: (rows: EventRow[]) => { out: CallView | undefined; recorded: RecordedEvent[] };
+};
+
+function startOf(newCall: NewCall, template: StatementTemplate): Written {
   const startedAt = new Date();
-  const rows = batch.map((call) => ({ ...toCallValues(call), status: "running" as const, startedAt }));
-  const views: CallView[] = batch.map((call, i) => ({
-    call: { ...emptyCallRow, ...rows[i] } as CallRow,
-    serverName: call.target?.serverName ?? null,
-    requesterName: call.requester.name,
+  const view: CallView = {
+    call: { ...emptyCallRow, ...toCallValues(newCall), status: "running", startedAt } as CallRow,
+    serverName: newCall.target?.serverName ?? null,
+    requesterName: newCall.requester.name,
     approval: null,
     deciderUserName: null,
     deciderKeyName: null,
-  }));
-  const payloads = views.flatMap((view) => {
-    const ref = callRefOf(view);
-    return (["call.requested", "call.started"] as const).map((type) =>
-      eventSchema.parse({ ...ref, type } satisfies SwitchboardEvent),
-    );
-  });
-  const eventRows = payloads.map((event, i) => {
-    const { type, ...data } = event;
-    const view = views[Math.floor(i / 2)] as CallView;
-    return { tenantId: view.call.tenantId, type, serverId: view.call.serverId, callId: view.call.id, data };
-  });
-
-  // Plain text with literal values rather than the query builder and parameters: this statement is
-  // on every allowed call's path, and building it from the table definitions cost more than running
-  // it; parameters cost PGlite five more trips into its engine (lib/db/plain-statement.ts).
-  const callValues = views
-    .map(({ call }) =>
-      row(
+  };
+  const { call } = view;
+  const ref = callRefOf(view);
+  const payloads = (["call.requested", "call.started"] as const).map((type) =>
+    eventSchema.parse({ ...ref, type } satisfies SwitchboardEvent),
+  );
+  const dataOf = ({ type: _type, ...data }: SwitchboardEvent) => jsonb(data);
+  return {
+    statement: {
+      template,
+      args: [
         literal(call.id),
         literal(call.tenantId),
         literal(call.requesterKind),
@@ -178,129 +214,57 @@ function runningCallsPart(batch: NewCall[]): JournalPart<CallView> {
         literal(call.effect),
         jsonb(call.arguments),
         literal(call.sealedArguments),
-        "'running'",
         timestamptz(call.createdAt),
         timestamptz(startedAt),
-      ),
-    )
-    .join(", ");
-  const eventValues = eventRows
-    .map((event) =>
-      row(
-        literal(event.tenantId),
-        literal(event.type),
-        literal(event.serverId),
-        literal(event.callId),
-        jsonb(event.data),
-      ),
-    )
-    .join(", ");
-  return {
-    ctes: [
-      `inserted_calls as (
-        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-          effect, arguments, sealed_arguments, status, created_at, started_at)
-        values ${callValues}
-        returning id
-      )`,
-      `started_events as (
-        insert into events (tenant_id, type, server_id, call_id, data) values ${eventValues}
-        returning id, tenant_id, call_id, created_at
-      )`,
-    ],
-    written: "select id, tenant_id, call_id, created_at from started_events",
-    settle: (written) => ({
-      outs: views,
-      // Ids are handed out in VALUES order within the statement: the i-th id is the i-th event.
-      recorded: written.map((row, i) => ({
-        ...(payloads[i] as SwitchboardEvent),
-        id: Number(row.id),
-        tenantId: eventRows[i]?.tenantId ?? "",
-        createdAt: new Date(row.created_at).toISOString(),
-      })),
-    }),
-  };
-}
-
-function finishedCallsPart(batch: FinishedCall[]): JournalPart<CallView | undefined> {
-  const payloads = batch.map(({ view, event }) =>
-    eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent),
-  );
-  const endings = batch
-    .map(({ view, ending }) =>
-      row(
-        `${literal(view.call.id)}::text`,
-        `${literal(ending.status)}::text`,
-        ending.result === null ? "null::jsonb" : jsonb(ending.result),
-        `${literal(ending.errorCode)}::text`,
-        `${literal(ending.errorMessage)}::text`,
-        `${literal(ending.durationMs)}::int`,
-        ending.finishedAt ? timestamptz(ending.finishedAt) : "null::timestamptz",
-      ),
-    )
-    .join(", ");
-  const eventValues = payloads
-    .map((event, i) => {
-      const { type, ...data } = event;
-      const { call } = (batch[i] as FinishedCall).view;
-      return row(
-        `${literal(call.tenantId)}::text`,
-        `${literal(type)}::text`,
-        `${literal(call.serverId)}::text`,
-        `${literal(call.id)}::text`,
-        jsonb(data),
-      );
-    })
-    .join(", ");
-  return {
-    // Only calls still running are ended, and only their events are written: ending a call that
-    // someone else ended first (a cancellation) writes nothing.
-    ctes: [
-      `ending (id, status, result, error_code, error_message, duration_ms, finished_at) as (values ${endings})`,
-      `updated as (
-        update calls set status = ending.status, result = ending.result, error_code = ending.error_code,
-          error_message = ending.error_message, duration_ms = ending.duration_ms,
-          finished_at = ending.finished_at, sealed_arguments = null
-        from ending where calls.id = ending.id and calls.status = 'running'
-        returning calls.id as id
-      )`,
-      `ending_event (tenant_id, type, server_id, call_id, data) as (values ${eventValues})`,
-      `ended_events as (
-        insert into events (tenant_id, type, server_id, call_id, data)
-        select ending_event.tenant_id, ending_event.type, ending_event.server_id, ending_event.call_id, ending_event.data
-        from ending_event join updated on updated.id = ending_event.call_id
-        returning id, tenant_id, call_id, created_at
-      )`,
-    ],
-    written: "select id, tenant_id, call_id, created_at from ended_events",
-    settle: (written) => {
-      const byCall = new Map(written.map((row) => [row.call_id, row]));
-      const recorded: RecordedEvent[] = [];
-      const outs = batch.map(({ view, ending }, i) => {
-        const row = byCall.get(view.call.id);
-        if (!row) return undefined;
-        recorded.push({
-          ...(payloads[i] as SwitchboardEvent),
-          id: Number(row.id),
-          tenantId: view.call.tenantId,
-          createdAt: new Date(row.created_at).toISOString(),
-        });
-        return { ...view, call: { ...view.call, ...ending } };
-      });
-      return { outs, recorded };
+        ...payloads.map(dataOf),
+      ],
     },
+    // Rows in id order: requested, then started.
+    settle: (rows) => ({ out: view, recorded: rows.map((row, i) => recordedOf(payloads[i], call, row)) }),
   };
 }
 
-type EventRow = { id: number | string; call_id: string; created_at: string | Date };
-/** Rendering values for the plain statements: every value goes through `literal`. */
-const row = (...rendered: string[]) => `(${rendered.join(", ")})`;
-const jsonb = (value: unknown) => `${literal(JSON.stringify(value))}::jsonb`;
-const timestamptz = (date: Date) => `${literal(date.toISOString())}::timestamptz`;
-const notifyColumn = (db: Database) =>
-  processEventHub.announcesOutsideTransactions(db)
-    ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
-    : "null";
+function finishOf({ view, ending, event }: FinishedCall, template: StatementTemplate): Written {
+  const payload = eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent);
+  const { type, ...data } = payload;
+  return {
+    statement: {
+      template,
+      args: [
+        literal(view.call.id),
+        literal(ending.status),
+        ending.result === null ? "null" : jsonb(ending.result),
+        literal(ending.errorCode),
+        literal(ending.errorMessage),
+        literal(ending.durationMs),
+        ending.finishedAt ? timestamptz(ending.finishedAt) : "null",
+        literal(type),
+        jsonb(data),
+      ],
+    },
+    settle: ([row]) =>
+      row
+        ? {
+            out: { ...view, call: { ...view.call, ...ending } },
+            recorded: [recordedOf(payload, view.call, row)],
+          }
+        : { out: undefined, recorded: [] },
+  };
+}
+
+function recordedOf(payload: SwitchboardEvent | undefined, call: CallRow, row: EventRow): RecordedEvent {
+  return {
+    ...(payload as SwitchboardEvent),
+    id: Number(row.id),
+    tenantId: call.tenantId,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+type EventRow = { id: number | string; created_at: string | Date };
+/** Arguments rendered as literals (lib/db/plain-statement.ts). */
+const jsonb = (value: unknown) => literal(JSON.stringify(value));
+const timestamptz = (date: Date) => literal(date.toISOString());
 
 /** Columns the database would default, for the in-memory view of a row written without RETURNING. */
 const emptyCallRow: Omit<

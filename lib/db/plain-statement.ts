@@ -1,23 +1,57 @@
 import type { Database } from "./client";
 
 /**
- * One statement as plain text, sent with PostgreSQL's simple query protocol: a single round trip
- * on either driver. A parameterised statement costs PGlite six calls into its engine (parse,
- * describe, bind, describe, execute, sync) — ~0.3 ms a statement on these machines, a third of a
- * journal write (BENCHMARKS.md). Only for statements on the hot path, built from `literal` values.
+ * Statements on the hot path (the call journal), run in one round trip and one transaction, with
+ * PostgreSQL's simple query protocol and literal arguments.
+ *
+ * Why not the query builder and bound parameters: on embedded PGlite a parameterised statement is
+ * six calls into its engine (parse, describe, bind, describe, execute, sync), and parsing and
+ * planning the journal's statements cost more than running them. So on PGlite each template is
+ * prepared once per database (PREPARE) and run with EXECUTE; a batch of them is one `exec`, which
+ * PostgreSQL runs as one implicit transaction. On a PostgreSQL server (a pool of connections, where
+ * a PREPARE would live on one of them) the same templates are sent as plain statements, also as
+ * one multi-statement simple query.
  */
-export async function runPlainStatement<Row>(db: Database, text: string): Promise<Row[]> {
-  const client = (db as unknown as { $client: PlainClient }).$client;
+
+/** A statement with $1…$n placeholders; `name` identifies it among prepared statements. */
+export type StatementTemplate = { name: string; text: string };
+export type BoundStatement = { template: StatementTemplate; args: string[] };
+
+type PgliteClient = { exec: (text: string) => Promise<Array<{ rows: unknown[] }>> };
+type PostgresClient = { unsafe: (text: string) => { simple: () => Promise<unknown> } };
+
+const prepared = new WeakMap<Database, Set<string>>();
+
+/** Runs `statements` (arguments already rendered with `literal`) together; each one's rows, in order. */
+export async function runStatements<Row>(db: Database, statements: BoundStatement[]): Promise<Row[][]> {
+  const client = (db as unknown as { $client: PgliteClient | PostgresClient }).$client;
   if ("exec" in client) {
-    const results = await client.exec(text);
-    return (results.at(-1)?.rows ?? []) as Row[];
+    const names = prepared.get(db) ?? new Set<string>();
+    prepared.set(db, names);
+    for (const { template } of statements) {
+      if (names.has(template.name)) continue;
+      await client.exec(`prepare ${template.name} as ${template.text}`);
+      names.add(template.name);
+    }
+    const results = await client.exec(
+      statements.map(({ template, args }) => `execute ${template.name}(${args.join(", ")})`).join(";\n"),
+    );
+    return results.map((result) => result.rows as Row[]);
   }
-  return (await client.unsafe(text)) as Row[];
+  const text = statements.map(({ template, args }) => bind(template.text, args)).join(";\n");
+  const results = (await client.unsafe(text).simple()) as Row[] | Row[][];
+  // One statement answers with its rows, several with one array of rows each.
+  return statements.length === 1 ? [results as Row[]] : (results as Row[][]);
 }
 
-type PlainClient =
-  | { exec: (text: string) => Promise<Array<{ rows: unknown[] }>> }
-  | { unsafe: (text: string) => Promise<unknown[]> };
+/** The template with each $n replaced by its argument, in one pass (arguments are never rescanned). */
+function bind(text: string, args: string[]): string {
+  return text.replace(/\$(\d+)/g, (placeholder, n: string) => {
+    const arg = args[Number(n) - 1];
+    if (arg === undefined) throw new Error(`No argument for ${placeholder}`);
+    return arg;
+  });
+}
 
 /**
  * A value as an SQL literal. Strings use the escape-string form (E'…', quotes and backslashes
