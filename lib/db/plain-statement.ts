@@ -20,19 +20,39 @@ export type BoundStatement = { template: StatementTemplate; args: string[] };
 type PgliteClient = { exec: (text: string) => Promise<Array<{ rows: unknown[] }>> };
 type PostgresClient = { unsafe: (text: string) => { simple: () => Promise<unknown> } };
 
-const prepared = new WeakMap<Database, Set<string>>();
+// Per PGlite instance, on globalThis: Next.js bundles this module more than once, and every copy
+// must know what the shared instance already has.
+const state = globalThis as typeof globalThis & {
+  __switchboardPrepared?: WeakMap<PgliteClient, Map<string, Promise<void>>>;
+};
+state.__switchboardPrepared ??= new WeakMap();
+const prepared = state.__switchboardPrepared;
+
+/** Prepares `template` on `client` once, however many callers ask at the same moment. */
+function prepare(client: PgliteClient, template: StatementTemplate): Promise<void> {
+  const byName = prepared.get(client) ?? new Map<string, Promise<void>>();
+  prepared.set(client, byName);
+  let ready = byName.get(template.name);
+  if (!ready) {
+    ready = client.exec(`prepare ${template.name} as ${template.text}`).then(
+      () => {},
+      (error: unknown) => {
+        // 42P05 duplicate_prepared_statement: prepared already (by a copy of this module) — fine.
+        if ((error as { code?: string })?.code === "42P05") return;
+        byName.delete(template.name);
+        throw error;
+      },
+    );
+    byName.set(template.name, ready);
+  }
+  return ready;
+}
 
 /** Runs `statements` (arguments already rendered with `literal`) together; each one's rows, in order. */
 export async function runStatements<Row>(db: Database, statements: BoundStatement[]): Promise<Row[][]> {
   const client = (db as unknown as { $client: PgliteClient | PostgresClient }).$client;
   if ("exec" in client) {
-    const names = prepared.get(db) ?? new Set<string>();
-    prepared.set(db, names);
-    for (const { template } of statements) {
-      if (names.has(template.name)) continue;
-      await client.exec(`prepare ${template.name} as ${template.text}`);
-      names.add(template.name);
-    }
+    for (const { template } of statements) await prepare(client, template);
     const results = await client.exec(
       statements.map(({ template, args }) => `execute ${template.name}(${args.join(", ")})`).join(";\n"),
     );
