@@ -10,6 +10,7 @@ import { processEventHub } from "@/lib/events/record-event";
 import { EVENT_CHANNEL } from "@/lib/events/relay";
 import { type CallEventDetail, callRefOf } from "./call-events";
 import type { CallRow, CallView } from "./call-view";
+import { GroupCommit } from "./group-commit";
 import { type NewCall, toCallValues } from "./record-call";
 
 /**
@@ -23,55 +24,6 @@ import { type NewCall, toCallValues } from "./record-call";
  * share a few, instead of queueing eight on a single-threaded embedded database.
  */
 
-/**
- * Writes queued entries in batches: one batch in flight at a time, everything queued meanwhile
- * goes in the next. A failed batch fails each of its entries. A batch starts once the requests that
- * arrived together have been read (setImmediate), not at the first entry: on embedded PGlite a
- * write holds the only thread, so calls could not join a batch once it has started.
- */
-class GroupCommit<In, Out> {
-  private queue: Array<{ entry: In; resolve: (out: Out) => void; reject: (error: unknown) => void }> = [];
-  private writing = false;
-  private startingSoon = false;
-
-  constructor(private readonly write: (batch: In[]) => Promise<Out[]>) {}
-
-  add(entry: In): Promise<Out> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ entry, resolve, reject });
-      this.schedule();
-    });
-  }
-
-  private schedule(): void {
-    // The batch in flight is followed by everything queued; a batch about to start takes this too.
-    if (this.writing || this.startingSoon) return;
-    this.startingSoon = true;
-    setImmediate(() => {
-      this.startingSoon = false;
-      if (!this.writing) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.writing = true;
-    try {
-      while (this.queue.length > 0) {
-        const batch = this.queue;
-        this.queue = [];
-        try {
-          const outs = await this.write(batch.map((p) => p.entry));
-          for (const [i, pending] of batch.entries()) pending.resolve(outs[i] as Out);
-        } catch (error) {
-          for (const pending of batch) pending.reject(error);
-        }
-      }
-    } finally {
-      this.writing = false;
-    }
-  }
-}
-
 /** How a call ended, as finishCall computed it (already scrubbed and bounded). */
 export type CallEnding = Pick<
   CallRow,
@@ -83,8 +35,8 @@ type JournalEntry = { kind: "start"; call: NewCall } | { kind: "finish"; finishe
 const journals = new WeakMap<Database, GroupCommit<JournalEntry, CallView | undefined>>();
 
 /**
- * One journal per database: starts and endings queued together go in one statement (one commit),
- * which is most of what a write costs on PGlite.
+ * One journal per database: starts and endings queued together go in one round trip and one
+ * transaction (lib/db/plain-statement.ts).
  */
 function journalOf(db: Database): GroupCommit<JournalEntry, CallView | undefined> {
   let journal = journals.get(db);
@@ -263,7 +215,26 @@ function recordedOf(payload: SwitchboardEvent | undefined, call: CallRow, row: E
 
 type EventRow = { id: number | string; created_at: string | Date };
 /** Arguments rendered as literals (lib/db/plain-statement.ts). */
-const jsonb = (value: unknown) => literal(JSON.stringify(value));
+const jsonb = (value: unknown) => literal(jsonText(value));
+
+/**
+ * JSON for a jsonb column. PostgreSQL's jsonb cannot hold NUL (`\u0000`), which a tool's arguments
+ * or result may carry, in a value or a name: it becomes U+FFFD rather than failing the write.
+ */
+function jsonText(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text.includes("\\u0000") ? JSON.stringify(withoutNul(value)) : text;
+}
+
+function withoutNul(value: unknown): unknown {
+  if (typeof value === "string") return value.replaceAll("\0", "\uFFFD");
+  if (Array.isArray(value)) return value.map(withoutNul);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, item]) => [name.replaceAll("\0", "\uFFFD"), withoutNul(item)]),
+  );
+}
+
 const timestamptz = (date: Date) => literal(date.toISOString());
 
 /** Columns the database would default, for the in-memory view of a row written without RETURNING. */
