@@ -1,5 +1,6 @@
 import type { APIRequestContext, APIResponse, PlaywrightWorkerArgs } from "@playwright/test";
 import { e2eBootstrapKey } from "../../playwright.config";
+import { initializeRequest } from "../fixtures/mcp-messages";
 import { expect, test } from "./fixtures";
 
 /**
@@ -14,16 +15,7 @@ import { expect, test } from "./fixtures";
 
 test.describe.configure({ mode: "serial" });
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: {
-    protocolVersion: "2025-06-18",
-    capabilities: {},
-    clientInfo: { name: "client-without-headers", version: "1.0.0" },
-  },
-};
+const initialize = initializeRequest("client-without-headers");
 
 /** REST as the bootstrap admin key, for set-up and clean-up (the `api` fixture is per test). */
 async function adminApi(playwright: PlaywrightWorkerArgs["playwright"], baseURL: string | undefined) {

@@ -3,9 +3,12 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { ProcessDatabase } from "@/lib/db/process-db";
-import { createPrincipalKey } from "@/lib/principals/principal-access";
-import { createPrincipal } from "@/lib/principals/principals";
-import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
+import {
+  createTestAgent,
+  createTestApiKey,
+  createTestOperator,
+  openProcessTestDatabase,
+} from "../fixtures/databases";
 
 /*
  * Every route handler and every server action in app/, found from the files (so a new one cannot
@@ -116,17 +119,8 @@ describe("access control on every route and action", () => {
     handle = await openProcessTestDatabase("pglite");
     viewerCookie = (await createTestOperator(handle, { email: "viewer@example.com", role: "viewer" })).cookie;
     gatewayKey = await createTestApiKey(handle, ["gateway"]);
-    const principal = await createPrincipal(handle.db, {
-      tenantId: handle.defaultTenant.id,
-      input: { name: "probe-agent" },
-    });
     principalKey = (
-      await createPrincipalKey(handle.db, {
-        tenantId: handle.defaultTenant.id,
-        principalId: principal.id,
-        input: { name: "probe" },
-        createdBy: null,
-      })
+      await createTestAgent(handle.db, { tenantId: handle.defaultTenant.id, name: "probe-agent" })
     ).key;
   });
   afterAll(async () => {

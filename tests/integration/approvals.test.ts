@@ -7,10 +7,8 @@ import { GET as getCallRoute } from "@/app/api/v1/calls/[id]/route";
 import { GET as waitRoute } from "@/app/api/v1/calls/[id]/wait/route";
 import { GET as listCallsRoute, POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { GET as getPolicyRoute, PUT as putPolicyRoute } from "@/app/api/v1/policy/approvals/route";
-import { createPrincipalKey } from "@/lib/principals/principal-access";
-import { createPrincipal } from "@/lib/principals/principals";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestApiKey, createTestOperator } from "../fixtures/databases";
+import { createTestAgent, createTestApiKey, createTestOperator } from "../fixtures/databases";
 
 /*
  * The REST face of governed calls (API.md): a call made over HTTP waits in the queue, an operator
@@ -229,16 +227,7 @@ describe("calls and approvals over REST", () => {
   });
 
   it("lets a principal read only its own calls, and an admin key decide", async () => {
-    const other = await createPrincipal(world.handle.db, {
-      tenantId: world.tenantId,
-      input: { name: "other-agent" },
-    });
-    const { key } = await createPrincipalKey(world.handle.db, {
-      tenantId: world.tenantId,
-      principalId: other.id,
-      input: { name: "k" },
-      createdBy: null,
-    });
+    const { key } = await createTestAgent(world.handle.db, { tenantId: world.tenantId, name: "other-agent" });
     const t = token();
     const posted = await postCall(agentKey, { tool: "fixture__record", arguments: { token: t } });
     const callId = posted.body.call.id as string;

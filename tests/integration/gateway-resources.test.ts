@@ -7,10 +7,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { catalogEntries, mcpServers } from "@/db/schema";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import type { GatewayScope } from "@/lib/mcp/gateway-tools";
-import { createPrincipalKey, replaceGrants } from "@/lib/principals/principal-access";
-import { createPrincipal } from "@/lib/principals/principals";
 import { registerServer } from "@/lib/servers/registry";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
+import { createTestAgent } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 import { binOf } from "../fixtures/mcp-servers/pool-harness";
 
@@ -69,22 +68,12 @@ describe("gateway resources and prompts (in-process, PGlite, server-everything)"
         .where(and(eq(mcpServers.id, server.id), eq(catalogEntries.kind, "prompt")));
       return rows.length > 0 ? true : undefined;
     }, "server-everything's catalog");
-    const principal = await createPrincipal(world.handle.db, {
-      tenantId: world.tenantId,
-      input: { name: "reader" },
-    });
     // One tool of the server is enough to see its resources and prompts.
-    await replaceGrants(world.handle.db, {
-      tenantId: world.tenantId,
-      principalId: principal.id,
-      input: { patterns: ["everything__echo"] },
-    });
     grantedKey = (
-      await createPrincipalKey(world.handle.db, {
+      await createTestAgent(world.handle.db, {
         tenantId: world.tenantId,
-        principalId: principal.id,
-        input: { name: "reader key" },
-        createdBy: null,
+        name: "reader",
+        patterns: ["everything__echo"],
       })
     ).key;
     granted = await connect(grantedKey);

@@ -17,6 +17,7 @@ import { resourceSubscriptions } from "@/lib/mcp/gateway-subscriptions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
 import { eventually } from "../fixtures/eventually";
 import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
+import { initializeRequest } from "../fixtures/mcp-messages";
 import {
   CONFORMANCE_SERVER,
   type ConformanceWorld,
@@ -70,12 +71,7 @@ function send(
   });
 }
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "by-hand", version: "1" } },
-};
+const initialize = initializeRequest("by-hand", "2025-11-25");
 const rpc = (method: string, params: Record<string, unknown> = {}) => ({
   jsonrpc: "2.0",
   id: 7,

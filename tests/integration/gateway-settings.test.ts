@@ -9,9 +9,14 @@ import type { ProcessDatabase } from "@/lib/db/process-db";
 import { putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import { authenticateGateway, GatewayRefusal } from "@/lib/mcp/gateway-auth";
-import { createPrincipalKey } from "@/lib/principals/principal-access";
 import { createPrincipal, deletePrincipal } from "@/lib/principals/principals";
-import { createTestApiKey, openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
+import {
+  createTestAgent,
+  createTestApiKey,
+  openProcessTestDatabase,
+  openTestDatabase,
+} from "../fixtures/databases";
+import { initializeRequest } from "../fixtures/mcp-messages";
 
 /*
  * The loopback → principal mapping (Settings → Gateway): stored per workspace, held by one
@@ -231,17 +236,8 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
   describe("authenticateGateway", () => {
     let agentKey: string;
     beforeAll(async () => {
-      const other = await createPrincipal(handle.db, {
-        tenantId: handle.defaultTenant.id,
-        input: { name: "keyed-agent" },
-      });
       agentKey = (
-        await createPrincipalKey(handle.db, {
-          tenantId: handle.defaultTenant.id,
-          principalId: other.id,
-          input: { name: "k" },
-          createdBy: null,
-        })
+        await createTestAgent(handle.db, { tenantId: handle.defaultTenant.id, name: "keyed-agent" })
       ).key;
     });
 
@@ -301,16 +297,7 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
           new Request(`${BASE}/mcp`, {
             method: "POST",
             headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-            body: JSON.stringify({
-              jsonrpc: "2.0",
-              id: 1,
-              method: "initialize",
-              params: {
-                protocolVersion: "2025-06-18",
-                capabilities: {},
-                clientInfo: { name: "no-headers", version: "1.0.0" },
-              },
-            }),
+            body: JSON.stringify(initializeRequest("no-headers")),
           }),
           { scope: "all" },
         );
