@@ -215,25 +215,7 @@ function recordedOf(payload: SwitchboardEvent | undefined, call: CallRow, row: E
 
 type EventRow = { id: number | string; created_at: string | Date };
 /** Arguments rendered as literals (lib/db/plain-statement.ts). */
-const jsonb = (value: unknown) => literal(jsonText(value));
-
-/**
- * JSON for a jsonb column. PostgreSQL's jsonb cannot hold NUL (`\u0000`), which a tool's arguments
- * or result may carry, in a value or a name: it becomes U+FFFD rather than failing the write.
- */
-function jsonText(value: unknown): string {
-  const text = JSON.stringify(value);
-  return text.includes("\\u0000") ? JSON.stringify(withoutNul(value)) : text;
-}
-
-function withoutNul(value: unknown): unknown {
-  if (typeof value === "string") return value.replaceAll("\0", "\uFFFD");
-  if (Array.isArray(value)) return value.map(withoutNul);
-  if (value === null || typeof value !== "object") return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([name, item]) => [name.replaceAll("\0", "\uFFFD"), withoutNul(item)]),
-  );
-}
+const jsonb = (value: unknown) => literal(JSON.stringify(value));
 
 const timestamptz = (date: Date) => literal(date.toISOString());
 

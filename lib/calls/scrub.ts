@@ -13,26 +13,36 @@ export function normalizeSecrets(values: Iterable<string>): string[] {
 }
 
 /**
- * Every string in a JSON value (keys too) with secret values replaced by [redacted]. Walks the
- * value rather than its serialization: a secret holding a quote or a backslash is escaped in JSON
- * text and would slip past a search there, and a replacement inside JSON text could break it.
+ * Every string in a JSON value (keys too) as it may be stored and shown: secret values replaced by
+ * [redacted], and NUL — which PostgreSQL text and jsonb cannot hold — by U+FFFD. Walks the value
+ * rather than its serialization: a secret holding a quote or a backslash is escaped in JSON text
+ * and would slip past a search there, and a replacement inside JSON text could break it.
  */
 export function scrubValue<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
+  if (secrets.length === 0 && !holdsNul(value)) return value;
   return walk(value, secrets) as T;
 }
 
 function walk(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === "string") return scrubSecrets(value, secrets);
+  if (typeof value === "string") return scrubText(value, secrets);
   if (Array.isArray(value)) return value.map((item) => walk(item, secrets));
   if (value && typeof value === "object") {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[scrubSecrets(key, secrets)] = walk(item, secrets);
+    for (const [key, item] of Object.entries(value)) out[scrubText(key, secrets)] = walk(item, secrets);
     return out;
   }
   return value;
 }
 
+function holdsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (Array.isArray(value)) return value.some(holdsNul);
+  if (value && typeof value === "object")
+    return Object.entries(value).some(([key, item]) => key.includes("\0") || holdsNul(item));
+  return false;
+}
+
 export function scrubText(text: string, secrets: readonly string[]): string {
-  return secrets.length === 0 ? text : scrubSecrets(text, secrets);
+  const storable = text.includes("\0") ? text.replaceAll("\0", "\uFFFD") : text;
+  return secrets.length === 0 ? storable : scrubSecrets(storable, secrets);
 }

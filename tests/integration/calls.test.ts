@@ -134,16 +134,19 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
   });
 
   it("stores NUL characters, which jsonb cannot hold, as U+FFFD in arguments and results", async () => {
-    const withNul = `before\u0000after-${token()}`;
-    const done = await call("local-tools__echo", { text: withNul, "odd\u0000name": 1 });
-    expect(done.status).toBe("succeeded");
-    const [row] = await world.handle.db
-      .select({ arguments: calls.arguments, result: calls.result })
-      .from(calls)
-      .where(eq(calls.id, done.id));
-    const stored = withNul.replace("\u0000", "\uFFFD");
-    expect(row?.arguments).toEqual({ text: stored, "odd\uFFFDname": 1 });
-    expect(row?.result).toMatchObject({ content: [{ type: "text", text: stored }] });
+    // Both ways a call is written: at once as running, and recorded first (an idempotency key).
+    for (const extra of [{}, { idempotencyKey: token() }]) {
+      const withNul = `before\u0000after-${token()}`;
+      const done = await call("local-tools__echo", { text: withNul, "odd\u0000name": 1 }, extra);
+      expect(done.status).toBe("succeeded");
+      const [row] = await world.handle.db
+        .select({ arguments: calls.arguments, result: calls.result })
+        .from(calls)
+        .where(eq(calls.id, done.id));
+      const stored = withNul.replace("\u0000", "\uFFFD");
+      expect(row?.arguments).toEqual({ text: stored, "odd\uFFFDname": 1 });
+      expect(row?.result).toMatchObject({ content: [{ type: "text", text: stored }] });
+    }
   });
 
   it("records a chain of calls, each started the moment the one before was answered", async () => {

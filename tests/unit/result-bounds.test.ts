@@ -26,6 +26,15 @@ describe("scrubbing secret values out of JSON", () => {
     expect(scrubbed).toEqual({ password: `is ${REDACTED}` });
   });
 
+  it("turns NUL, which the database cannot store, into U+FFFD in values and names, secrets or not", () => {
+    const input = { "a\u0000b": ["x\u0000y", 1], c: "plain" };
+    const expected = { "a\uFFFDb": ["x\uFFFDy", 1], c: "plain" };
+    expect(scrubValue(input, [])).toEqual(expected);
+    expect(scrubValue(input, [CANARY])).toEqual(expected);
+    const clean = { c: "plain" };
+    expect(scrubValue(clean, [])).toBe(clean); // nothing to do: the same object back
+  });
+
   it("replaces a longer secret whole before a shorter one inside it", () => {
     const secrets = normalizeSecrets(["abcd", "xxabcdxx", "ab"]);
     expect(secrets).toEqual(["xxabcdxx", "abcd"]);
