@@ -46,7 +46,8 @@ class DecisionCache {
 
   /**
    * The cached answer for `key` in the workspace, or `load()`'s (shared by concurrent callers).
-   * A failed load is not kept.
+   * A failed load is not kept, nor a miss (undefined): the names callers may ask for that do not
+   * exist are unbounded, and would fill the cache until the next event dropped it.
    */
   get<T>(namespace: string, key: string, load: () => Promise<T>): Promise<T> {
     let entries = this.namespaces.get(namespace);
@@ -59,19 +60,16 @@ class DecisionCache {
     const entry: Entry = { value: load(), storedAt: Date.now() };
     entries.set(key, entry);
     const stored = entries;
-    entry.value.catch(() => {
+    const forget = () => {
       if (stored.get(key) === entry) stored.delete(key);
-    });
+    };
+    entry.value.then((value) => value === undefined && forget(), forget);
     return entry.value as Promise<T>;
   }
 
   /** Drops a workspace's (or the API key namespace's) entries, loads in flight included. */
   invalidate(namespace: string): void {
     this.namespaces.delete(namespace);
-  }
-
-  clear(): void {
-    this.namespaces.clear();
   }
 }
 

@@ -66,6 +66,17 @@ describe("the decision cache", () => {
     expect(await decisionCache.get("t5", "k", async () => "back")).toBe("back");
   });
 
+  it("does not keep a miss: a name that does not exist is asked about again, not remembered", async () => {
+    let asked = 0;
+    const missing = async () => {
+      asked++;
+      return undefined;
+    };
+    expect(await decisionCache.get("t6", "target:nowhere__nothing", missing)).toBeUndefined();
+    expect(await decisionCache.get("t6", "target:nowhere__nothing", missing)).toBeUndefined();
+    expect(asked).toBe(2);
+  });
+
   it("forgets every verified API key when a key is revoked or a principal deleted in any workspace", async () => {
     for (const subject of ["api_key", "principal"]) {
       decisionCache.invalidate(API_KEYS);
