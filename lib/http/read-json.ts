@@ -37,5 +37,5 @@ async function readTextWithLimit(req: Request, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit: number) =>
   new AppError("payload_too_large", `The request body is larger than ${Math.round(limit / 1024)} KiB.`);

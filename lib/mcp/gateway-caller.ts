@@ -20,27 +20,32 @@ export type CallerSend = Pick<RequestExtra, "sendRequest" | "sendNotification">;
  * requests and log messages reach it in order, before the result.
  */
 export function gatewayCaller(params: {
-  owner: string;
+  /** The caller's session (its id owns the call; its log level filters); undefined when stateless. */
+  session: { id: string; logLevel: LoggingLevel | undefined } | undefined;
   /** What the client declared at initialize; undefined without a session (nothing can be asked back). */
   capabilities: ClientCapabilities | undefined;
   send: CallerSend;
-  /** The least severe level the client wants (logging/setLevel); undefined = everything. */
-  logLevel: () => LoggingLevel | undefined;
 }): CallerChannel {
-  const { send } = params;
+  const { send, session } = params;
   return {
-    owner: params.owner,
+    owner: session?.id ?? crypto.randomUUID(),
     refusal: (request) => refusalOf(request, params.capabilities),
     request: (request, signal) =>
       send.sendRequest(request as ServerRequest, resultSchemaOf(request), { signal }) as Promise<
         Record<string, unknown>
       >,
     log: (message: LogMessage) => {
-      if (isBelow(message.level, params.logLevel())) return;
+      // The least severe level the client wants (logging/setLevel); undefined = everything.
+      if (isBelow(message.level, session?.logLevel)) return;
       // A client that went away must not fail the call.
       send.sendNotification({ method: "notifications/message", params: message }).catch(() => {});
     },
   };
+}
+
+/** Whether a client with these capabilities could be asked anything back (sampling, elicitation, roots). */
+export function mayAskBack(capabilities: ClientCapabilities | undefined): boolean {
+  return Boolean(capabilities?.sampling || capabilities?.elicitation || capabilities?.roots);
 }
 
 function refusalOf(

@@ -4,7 +4,9 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
+import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
+import { MAX_BODY_BYTES } from "./gateway";
 import { authenticateGateway } from "./gateway-auth";
 import { type CallerSend, gatewayCaller } from "./gateway-caller";
 import { answerToolCall } from "./gateway-server";
@@ -25,9 +27,6 @@ import { gatewayScopeOf } from "./gateway-tools";
  * Everything else — and every request this path would have to refuse — is declined (false) and
  * answered by the full handler (gateway.ts), which gives the same answers and the same errors.
  */
-
-/** Tool arguments can be large (documents, diffs); the SDK's own default bound, as in gateway.ts. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** What this path answers; anything else (batches, other methods, progress tokens) is declined. */
 const plainToolCall = z.object({
@@ -54,7 +53,8 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
 
   const body = await readBody(req);
   if (body === undefined) {
-    respond(res, 413, { jsonrpc: "2.0", id: null, error: { code: -32000, message: tooLargeMessage } });
+    const { message } = tooLarge(MAX_BODY_BYTES);
+    respond(res, 413, { jsonrpc: "2.0", id: null, error: { code: -32000, message } });
     return true;
   }
   req.rawBody = body;
@@ -64,6 +64,10 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
   const headers = webHeaders(req);
   const scope = gatewayScopeOf(pathOf(req.url));
   if (!scope || checkRequest({ headers, url: `http://localhost${req.url ?? "/"}` })) return false;
+  const sessionId = req.headers["mcp-session-id"];
+  const session = typeof sessionId === "string" ? gatewaySessions.get(sessionId) : undefined;
+  // Before authenticating: a declined request is authenticated again by the full handler.
+  if (session && !session.answersPlainly()) return false;
   let db: Awaited<ReturnType<typeof getDatabase>>["db"];
   let principal: Awaited<ReturnType<typeof authenticateGateway>>;
   try {
@@ -72,9 +76,7 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
   } catch {
     return false; // refused or no database: the full handler says why
   }
-  const sessionId = req.headers["mcp-session-id"];
-  const session = typeof sessionId === "string" ? gatewaySessions.get(sessionId) : undefined;
-  if (session && (session.admits(principal, scope) !== "yes" || !session.answersPlainly())) return false;
+  if (session && session.admits(principal, scope) !== "yes") return false;
 
   const controller = new AbortController();
   const finish = session?.beginDirectCall(message.id, controller) ?? (() => {});
@@ -94,10 +96,9 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
         signal: controller.signal,
         sendProgress: undefined,
         caller: gatewayCaller({
-          owner: session?.id ?? crypto.randomUUID(),
+          session,
           capabilities: session?.server.getClientCapabilities(),
           send: sendersOf(session),
-          logLevel: () => session?.logLevel,
         }),
       },
     );
@@ -145,8 +146,6 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
     req.once("error", reject);
   });
 }
-
-const tooLargeMessage = `The request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB.`;
 
 function parseToolCall(body: Buffer): z.infer<typeof plainToolCall> | undefined {
   try {

@@ -114,10 +114,9 @@ function registerToolHandlers(server: Server, db: Database, context: GatewayCont
                 params: { ...progress, progressToken: token },
               }),
       caller: gatewayCaller({
-        owner: session?.id ?? crypto.randomUUID(),
+        session,
         capabilities: session ? server.getClientCapabilities() : undefined,
         send: extra,
-        logLevel: () => session?.logLevel,
       }),
     });
   });

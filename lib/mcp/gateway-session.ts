@@ -5,6 +5,7 @@ import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import type { GatewayPrincipal } from "./gateway-auth";
+import { mayAskBack } from "./gateway-caller";
 import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "./gateway-server";
 import type { GatewayScope } from "./gateway-tools";
 import { SessionEventStore } from "./session-event-store";
@@ -107,8 +108,7 @@ export class GatewaySession implements GatewaySessionState {
    * elicitation and roots, so no downstream request is relayed to it mid-call.
    */
   answersPlainly(): boolean {
-    const capabilities = this.server.getClientCapabilities();
-    return !capabilities?.sampling && !capabilities?.elicitation && !capabilities?.roots;
+    return !mayAskBack(this.server.getClientCapabilities());
   }
 
   /**

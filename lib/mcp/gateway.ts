@@ -31,7 +31,7 @@ import type { GatewayScope } from "./gateway-tools";
 export type GatewayOptions = { scope: GatewayScope };
 
 /** Tool arguments can be large (documents, diffs); the SDK's own default bound. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 export async function handleGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
   if (!readEnv().mcpEnabled) {
