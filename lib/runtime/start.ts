@@ -2,14 +2,20 @@ import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
-import { isAppError } from "@/lib/errors";
 import { startEventRelay } from "@/lib/events/record-event";
 import { startServerRuntime } from "./server-runtime";
 
 /** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */
 export async function startRuntime(): Promise<void> {
+  let handle: Awaited<ReturnType<typeof getDatabase>>;
   try {
-    const handle = await getDatabase();
+    handle = await getDatabase();
+  } catch {
+    // Keep serving: every request retries the open and answers with a clear error meanwhile.
+    // (getDatabase has logged why it did not open.)
+    return;
+  }
+  try {
     const { db, driver } = handle;
     console.log(`[switchboard] database ready (${driver})`);
     // Before the pool starts, so events of other processes sharing the database reach this one's
@@ -21,7 +27,11 @@ export async function startRuntime(): Promise<void> {
     );
     if (driver === "pglite") {
       // The data folder is this process's alone: a call still running is one the last run left.
-      const interrupted = await failInterruptedCalls(db);
+      // Not worth keeping the pool from starting over: logged, and tried again at the next start.
+      const interrupted = await failInterruptedCalls(db).catch((error: unknown) => {
+        console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
+        return 0;
+      });
       if (interrupted > 0)
         console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
     }
@@ -29,10 +39,7 @@ export async function startRuntime(): Promise<void> {
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
-    // Keep serving: every request retries the open and answers with a clear error meanwhile.
-    // (A database that did not open has been logged by getDatabase already.)
-    if (!(isAppError(error) && error.code === "upstream_unavailable"))
-      console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
+    console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
   }
 }
 
