@@ -132,21 +132,22 @@ async function runAllowedCall(
   view: CallView,
   target: CallTarget,
 ): Promise<CallDto> {
-  const unregister = registerLocalWaiter(view.call.id, {
+  // Run right here and by nobody else: the caller's signal and progress go straight in.
+  const finished = await runClaimedCall(db, {
+    call: view.call,
+    view,
+    target: { callTimeoutMs: target.callTimeoutMs },
     signal: params.signal,
     onProgress: params.onProgress,
+    onOutcome: outcomeListener(params),
   });
-  try {
-    const finished = await runClaimedCall(db, {
-      call: view.call,
-      view,
-      target: { callTimeoutMs: target.callTimeoutMs },
-      onOutcome: params.onOutcome && ((ended) => params.onOutcome?.(toCallDto(ended))),
-    });
-    return toCallDto(finished ?? view);
-  } finally {
-    unregister();
-  }
+  return toCallDto(finished ?? view);
+}
+
+/** The caller's onOutcome, told the outcome as a CallDto. */
+function outcomeListener(params: ExecuteToolCallParams) {
+  const { onOutcome } = params;
+  return onOutcome && ((ended: CallView) => onOutcome(toCallDto(ended)));
 }
 
 /** After recording: run it (allowed), wait for it (pending, running elsewhere), or report it (finished). */
@@ -168,7 +169,7 @@ async function followCall(
         tenantId,
         callId,
         fresh,
-        onOutcome: params.onOutcome && ((ended) => params.onOutcome?.(toCallDto(ended))),
+        onOutcome: outcomeListener(params),
       });
       // Ran here to the end: its final state is known, nothing to wait for or read back.
       if (ran && isFinished(ran.call.status)) return toCallDto(ran);
