@@ -5,8 +5,9 @@ import { type Actor, actorId } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/auth/audit";
 import type { Database, Queryable } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
+import { getPrincipalRowOrThrow } from "@/lib/principals/principals";
 import { parseOrThrow } from "@/lib/validation";
 
 /**
@@ -62,11 +63,15 @@ export async function getGatewaySettings(
   params: { tenantId: string },
 ): Promise<GatewaySettings> {
   const reason = loopbackUnavailableReason();
+  const [loopbackPrincipal, isLoopbackHeldElsewhere] = await Promise.all([
+    findMappedPrincipal(db, params),
+    isHeldByAnotherWorkspace(db, params),
+  ]);
   return {
-    loopbackPrincipal: await findMappedPrincipal(db, params),
+    loopbackPrincipal,
     canMapLoopback: reason === null,
     loopbackUnavailableReason: reason,
-    isLoopbackHeldElsewhere: await isHeldByAnotherWorkspace(db, params),
+    isLoopbackHeldElsewhere,
   };
 }
 
@@ -148,12 +153,13 @@ export const mappedPrincipalJoin = and(
   eq(principals.id, sql`${tenantPolicies.policy}->>'loopbackPrincipalId'`),
 );
 
+/** The principal to map, or a 400 on the field naming it (a missing principal is bad input here). */
 async function getPrincipalOrThrow(db: Queryable, params: { tenantId: string; id: string }) {
-  const [row] = await db
-    .select({ id: principals.id, name: principals.name })
-    .from(principals)
-    .where(and(eq(principals.tenantId, params.tenantId), eq(principals.id, params.id)));
-  if (row) return row;
-  const message = "There is no principal with that id in this workspace.";
-  throw new AppError("validation", message, { fieldErrors: { loopbackPrincipalId: [message] } });
+  try {
+    return await getPrincipalRowOrThrow(db, params);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "not_found") throw error;
+    const message = "There is no principal with that id in this workspace.";
+    throw new AppError("validation", message, { fieldErrors: { loopbackPrincipalId: [message] } });
+  }
 }

@@ -13,8 +13,10 @@ export const dynamic = "force-dynamic";
 
 export default async function GatewaySettingsPage() {
   const { db, tenant, canManage } = await getPageContext();
-  const settings = await getGatewaySettings(db, { tenantId: tenant.id });
-  const principals = await listPrincipals(db, { tenantId: tenant.id });
+  const [settings, principals] = await Promise.all([
+    getGatewaySettings(db, { tenantId: tenant.id }),
+    listPrincipals(db, { tenantId: tenant.id }),
+  ]);
   // The URLs as this operator reached Switchboard, so what they copy works from where they are.
   const gateway = describeGateway(requestOrigin(await headers()));
   return (
