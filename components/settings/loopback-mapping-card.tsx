@@ -8,6 +8,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
 import type { GatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { HELD_ELSEWHERE } from "@/lib/gateway-settings/messages";
 
 type PrincipalChoice = { id: string; name: string };
 
@@ -48,8 +49,7 @@ export function LoopbackMappingCard({
       ) : null}
       {settings.isLoopbackHeldElsewhere && !mapped ? (
         <Alert tone="info" title="Held by another workspace">
-          Another workspace of this Switchboard maps requests without a key to one of its principals. Such a
-          request names no workspace, so only one can hold the mapping: an admin there must turn it off first.
+          {HELD_ELSEWHERE}
         </Alert>
       ) : null}
       {principals.length === 0 && !mapped ? (

@@ -9,6 +9,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { getPrincipalRowOrThrow } from "@/lib/principals/principals";
 import { parseOrThrow } from "@/lib/validation";
+import { HELD_ELSEWHERE } from "./messages";
 
 /**
  * The workspace's gateway settings (tenant_policies kind "gateway"): which principal, if any,
@@ -46,10 +47,6 @@ const NOT_LOOPBACK_REASON =
   "Switchboard listens on an address other machines can reach (HOST is not 127.0.0.1, ::1 or localhost), " +
   "so a request without a key may come from anywhere: it is never mapped to a principal. " +
   "Start Switchboard with HOST=127.0.0.1 to use the loopback mapping.";
-
-const HELD_ELSEWHERE =
-  "Another workspace of this Switchboard already maps requests without a key to one of its principals. " +
-  "Such a request names no workspace, so only one workspace can hold the mapping: turn it off there first.";
 
 /** Serialises saves across workspaces, so two admins cannot both take the mapping at once. */
 const LOOPBACK_MAPPING_LOCK_ID = 727_275;
