@@ -6,7 +6,7 @@ import { catalogEntries, mcpServers } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { GRANT_ALL } from "@/lib/policy/grants";
 import { listGrantPatterns } from "@/lib/principals/principals";
-import { getServerRuntime } from "@/lib/runtime/server-runtime";
+import { requireServerRuntime } from "@/lib/runtime/server-runtime";
 import type { GatewayPrincipal } from "./gateway-auth";
 import type { GatewayScope } from "./gateway-tools";
 
@@ -42,7 +42,7 @@ export const catalogScopeOf = (context: {
 });
 
 /** Whether the grant patterns give the principal at least one tool of the server (see the rule above). */
-export function mayUseServerCatalog(patterns: readonly string[], serverName: string): boolean {
+function mayUseServerCatalog(patterns: readonly string[], serverName: string): boolean {
   return patterns.some(
     (pattern) => pattern === GRANT_ALL || pattern.startsWith(`${serverName}${PROMPT_SEPARATOR}`),
   );
@@ -172,9 +172,5 @@ export async function pooledClient(serverId: string): Promise<Client> {
 }
 
 export async function runningPool() {
-  const runtime = await getServerRuntime();
-  if (!runtime) {
-    throw new McpError(ErrorCode.InternalError, "The connection pool is not running in this process.");
-  }
-  return runtime.pool;
+  return (await requireServerRuntime()).pool;
 }

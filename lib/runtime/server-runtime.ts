@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isForeignKeyViolation } from "@/lib/db/errors";
+import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { saveCatalog } from "@/lib/mcp/catalog-store";
 import { createValueResolver } from "@/lib/mcp/connection-config";
@@ -220,6 +221,14 @@ export function startServerRuntime(db: Database): Promise<ServerRuntime> {
 
 export function getServerRuntime(): Promise<ServerRuntime> | undefined {
   return state.__switchboardRuntime;
+}
+
+/** The runtime, or a 503 saying this process runs no connection pool (one wording for every caller). */
+export async function requireServerRuntime(): Promise<ServerRuntime> {
+  const runtime = await getServerRuntime();
+  if (!runtime)
+    throw new AppError("upstream_unavailable", "The connection pool is not running in this process.");
+  return runtime;
 }
 
 /** Tests install their own runtime (and stop it themselves). */

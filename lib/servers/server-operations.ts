@@ -3,19 +3,12 @@ import { healthChecks, serverStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/mcp/catalog-store";
-import { getServerRuntime, type ServerRuntime } from "@/lib/runtime/server-runtime";
+import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
 import { getServerRowOrThrow } from "./registry";
 
 /** What operators do to a live server (REST and dashboard): probe, reconnect, refresh, inspect. */
 
 type ServerRef = { tenantId: string; name: string };
-
-async function runtimeOrThrow(): Promise<ServerRuntime> {
-  const runtime = await getServerRuntime();
-  if (!runtime)
-    throw new AppError("upstream_unavailable", "The connection pool is not running in this process.");
-  return runtime;
-}
 
 function assertEnabled(row: { enabled: boolean; name: string }) {
   if (!row.enabled) {
@@ -26,13 +19,13 @@ function assertEnabled(row: { enabled: boolean; name: string }) {
 export async function checkServerHealth(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   assertEnabled(row);
-  return (await runtimeOrThrow()).pool.healthCheck(row.id);
+  return (await requireServerRuntime()).pool.healthCheck(row.id);
 }
 
 export async function reconnectServer(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   assertEnabled(row);
-  const runtime = await runtimeOrThrow();
+  const runtime = await requireServerRuntime();
   await runtime.pool.reconnect(row.id);
   return { state: runtime.pool.state(row.id) ?? "disconnected" };
 }
@@ -40,7 +33,7 @@ export async function reconnectServer(db: Database, ref: ServerRef) {
 export async function refreshServerCatalog(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   assertEnabled(row);
-  const { changed, hash, diff, problems } = await (await runtimeOrThrow()).refreshCatalog(row);
+  const { changed, hash, diff, problems } = await (await requireServerRuntime()).refreshCatalog(row);
   return { changed, hash, diff, problems };
 }
 
