@@ -3,9 +3,9 @@ import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { and, asc, eq, inArray } from "drizzle-orm";
 import { catalogEntries, mcpServers } from "@/db/schema";
+import { principalGrants } from "@/lib/calls/call-decision";
 import type { Database } from "@/lib/db/client";
 import { GRANT_ALL } from "@/lib/policy/grants";
-import { listGrantPatterns } from "@/lib/principals/principals";
 import { requireServerRuntime } from "@/lib/runtime/server-runtime";
 import type { GatewayPrincipal } from "./gateway-auth";
 import type { GatewayScope } from "./gateway-tools";
@@ -51,7 +51,8 @@ function mayUseServerCatalog(patterns: readonly string[], serverName: string): b
 /** Enabled servers in scope the principal may use, by name. */
 export async function permittedServers(db: Database, params: CatalogScope): Promise<PermittedServer[]> {
   const [patterns, servers] = await Promise.all([
-    listGrantPatterns(db, { tenantId: params.tenantId, principalId: params.principalId }),
+    // The same per-process cache the call path reads: sessions list again after every list_changed.
+    principalGrants(db, { tenantId: params.tenantId, principalId: params.principalId }),
     db
       .select({ id: mcpServers.id, name: mcpServers.name })
       .from(mcpServers)
