@@ -24,7 +24,7 @@ export class SessionEventStore implements EventStore {
 
   async storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
     const id = `${++this.sequence}`;
-    const bytes = JSON.stringify(message).length;
+    const bytes = Buffer.byteLength(JSON.stringify(message));
     this.events.push({ id, streamId, message, bytes });
     this.bytes += bytes;
     while (this.events.length > MAX_EVENTS || (this.bytes > MAX_BYTES && this.events.length > 1)) {
