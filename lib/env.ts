@@ -56,15 +56,19 @@ const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
 const envNames = Object.keys(envSchema.shape) as Array<keyof typeof envSchema.shape>;
 let lastRead: { fingerprint: string; env: Env } | undefined;
+/** Vitest sets NODE_ENV=test; a built server has it inlined as "production". */
+const variablesChangeWhileRunning = process.env.NODE_ENV === "test";
 
 /**
- * Read on every request, so it reads only its own variables (each process.env access is a call
- * into the runtime) and parses them again only when one changed — tests change them per test.
- * Parsing all of process.env with zod on every call cost ~0.2 ms per gateway call.
+ * Read on every request, so parsed once: a running server's configuration is fixed when it starts.
+ * Tests stub variables per test, so under the test runner the own variables are compared on each
+ * read and parsed again when one changed. Not in a server: each process.env access is a call into
+ * the runtime, and in the built server comparing them cost ~0.15 ms per gateway call.
  */
-export function readEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function readEnv(): Env {
+  if (lastRead && !variablesChangeWhileRunning) return lastRead.env;
   const own: Record<string, string | undefined> = {};
-  for (const name of envNames) own[name] = source[name];
+  for (const name of envNames) own[name] = process.env[name];
   const fingerprint = `${process.cwd()}\0${JSON.stringify(own)}`;
   if (lastRead?.fingerprint === fingerprint) return lastRead.env;
   // Frozen: every caller shares it.

@@ -1,3 +1,5 @@
+import { inArray } from "drizzle-orm";
+import { calls } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import {
   type BoundStatement,
@@ -11,18 +13,25 @@ import { EVENT_CHANNEL } from "@/lib/events/relay";
 import { type CallEventDetail, callRefOf } from "./call-events";
 import type { CallRow, CallView } from "./call-view";
 import { GroupCommit } from "./group-commit";
+import { IntentLog } from "./intent-log";
 import { type NewCall, toCallValues } from "./record-call";
 
 /**
- * The write that lets an allowed call run: the call, already `running`, and its `call.requested`
- * and `call.started` events — one statement, before the downstream server is asked, so a call that
- * ran is always on record (a crash leaves it `running`, never missing).
+ * The record of an allowed call that runs at once: the call, `running`, with its `call.requested`
+ * and `call.started` events, then its ending with the ending's event — so a call that ran is
+ * always on record (a crash leaves it `running`, never missing).
  *
- * Group commit: calls that arrive while a write is in flight are written together in the next one
- * (their statements in one round trip and one transaction, lib/db/plain-statement.ts), and so are
- * the endings of calls answered meanwhile. One caller pays one round trip; eight concurrent callers
- * share a few, instead of queueing eight on a single-threaded embedded database.
+ * On a PostgreSQL server the start is written before the downstream server is asked. On embedded
+ * PGlite every write holds the process's only thread (~0.5 ms a statement), so there the record
+ * that precedes the run is a line in a local intent log (lib/calls/intent-log.ts), and the row
+ * follows: with the ending, as one insert of the finished call, when the call ends within
+ * START_DEFER_MS — most do — or as the start once it has run that long.
+ *
+ * Group commit: entries that arrive while a write is in flight are written together in the next
+ * one (their statements in one round trip and one transaction, lib/db/plain-statement.ts). One
+ * caller pays one round trip; eight concurrent callers share a few.
  */
+const START_DEFER_MS = 50;
 
 /** How a call ended, as finishCall computed it (already scrubbed and bounded). */
 export type CallEnding = Pick<
@@ -31,25 +40,86 @@ export type CallEnding = Pick<
 >;
 export type FinishedCall = { view: CallView; ending: CallEnding; event: CallEventDetail };
 
-type JournalEntry = { kind: "start"; call: NewCall } | { kind: "finish"; finished: FinishedCall };
-const journals = new WeakMap<Database, GroupCommit<JournalEntry, CallView | undefined>>();
+/** What a start writes: its statement's arguments (unrendered) and its two events. */
+type StartRecord = { view: CallView; values: Array<string | null>; payloads: SwitchboardEvent[] };
 
-/**
- * One journal per database: starts and endings queued together go in one round trip and one
- * transaction (lib/db/plain-statement.ts).
- */
-function journalOf(db: Database): GroupCommit<JournalEntry, CallView | undefined> {
+type JournalEntry =
+  | { kind: "start"; start: StartRecord; logged: boolean }
+  | { kind: "finish"; finished: FinishedCall }
+  /** a deferred start and its ending, as one insert */
+  | { kind: "whole"; start: StartRecord; finished: FinishedCall; logged: boolean };
+
+class CallJournal {
+  readonly commits: GroupCommit<JournalEntry, CallView | undefined>;
+  /** Set at start-up for a PGlite with a data folder (openCallIntents). */
+  intentLog: IntentLog | undefined;
+  private readonly deferred = new Map<
+    string,
+    { start: StartRecord; logged: boolean; timer: NodeJS.Timeout }
+  >();
+
+  constructor(private readonly db: Database) {
+    this.commits = new GroupCommit((batch) => writeJournal(db, this, batch));
+  }
+
+  /**
+   * Only on PGlite, and only where the intent log can stand in for the row: a PGlite in memory
+   * (a crash loses everything anyway) or one whose log is open.
+   */
+  defersStarts(): boolean {
+    const client = (this.db as unknown as { $client: { exec?: unknown; dataDir?: string } }).$client;
+    return client.exec !== undefined && (this.intentLog !== undefined || client.dataDir === undefined);
+  }
+
+  deferStart(start: StartRecord): void {
+    const callId = start.view.call.id;
+    const logged = this.intentLog !== undefined;
+    this.intentLog?.append({ callId, values: start.values });
+    const timer = setTimeout(() => {
+      this.deferred.delete(callId);
+      this.commits.add({ kind: "start", start, logged }).catch((error: unknown) => {
+        // Still in the intent log: written as interrupted at the next start if not before.
+        console.error(`[switchboard] call ${callId} not written as running: ${(error as Error)?.message}`);
+      });
+    }, START_DEFER_MS);
+    // Not a reason to keep the process alive: the intent log has it.
+    timer.unref();
+    this.deferred.set(callId, { start, logged, timer });
+  }
+
+  /** The deferred start of `callId`, no longer deferred; undefined when it was written already. */
+  takeDeferred(callId: string): { start: StartRecord; logged: boolean } | undefined {
+    const deferred = this.deferred.get(callId);
+    if (!deferred) return undefined;
+    clearTimeout(deferred.timer);
+    this.deferred.delete(callId);
+    return deferred;
+  }
+}
+
+const journals = new WeakMap<Database, CallJournal>();
+
+function journalOf(db: Database): CallJournal {
   let journal = journals.get(db);
   if (!journal) {
-    journal = new GroupCommit((batch) => writeJournal(db, batch));
+    journal = new CallJournal(db);
     journals.set(db, journal);
   }
   return journal;
 }
 
-/** Records an allowed call as running (see above); resolves once the write has committed. */
+/**
+ * Records an allowed call as running (see above). Resolves once the call is on record: its start
+ * committed, or (PGlite) its intent logged.
+ */
 export async function recordRunningCall(db: Database, call: NewCall): Promise<CallView> {
-  return (await journalOf(db).add({ kind: "start", call })) as CallView;
+  const journal = journalOf(db);
+  const start = startRecordOf(call);
+  if (journal.defersStarts()) {
+    journal.deferStart(start);
+    return start.view;
+  }
+  return (await journal.commits.add({ kind: "start", start, logged: false })) as CallView;
 }
 
 /**
@@ -59,14 +129,51 @@ export async function recordRunningCall(db: Database, call: NewCall): Promise<Ca
  * ending written right after its answer went out, in the time its client takes to send the next.
  */
 export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
-  return journalOf(db).add({ kind: "finish", finished });
+  const journal = journalOf(db);
+  const deferred = journal.takeDeferred(finished.view.call.id);
+  if (deferred) return journal.commits.add({ kind: "whole", ...deferred, finished });
+  return journal.commits.add({ kind: "finish", finished });
 }
 
 /**
- * The journal's two statements. Every value is cast, so the statement can be prepared without
+ * Opens the intent log of a PGlite with a data folder (before the pool starts, so before any call
+ * runs) and writes the calls a crash left in it as running; failInterruptedCalls then ends them.
+ * Returns how many it wrote.
+ */
+export async function openCallIntents(db: Database, file: string): Promise<number> {
+  const { log, leftovers } = IntentLog.open(file);
+  const known = new Set(
+    leftovers.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: calls.id })
+            .from(calls)
+            .where(
+              inArray(
+                calls.id,
+                leftovers.map((intent) => intent.callId),
+              ),
+            )
+        ).map((row) => row.id),
+  );
+  const missing = leftovers.filter((intent) => !known.has(intent.callId));
+  const { start } = journalTemplates(db);
+  if (missing.length > 0)
+    await runStatements(
+      db,
+      missing.map((intent) => ({ template: start, args: intent.values.map(literal) })),
+    );
+  log.written(leftovers.length);
+  journalOf(db).intentLog = log;
+  return missing.length;
+}
+
+/**
+ * The journal's statements. Every value is cast, so the statement can be prepared without
  * knowing its arguments' types; the NOTIFY column only where another process could listen.
  */
-function journalTemplates(db: Database): { start: StatementTemplate; finish: StatementTemplate } {
+function journalTemplates(db: Database): Record<"start" | "whole" | "finish", StatementTemplate> {
   const notifies = processEventHub.announcesOutsideTransactions(db);
   const notified = notifies
     ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
@@ -87,6 +194,27 @@ function journalTemplates(db: Database): { start: StatementTemplate; finish: Sta
         insert into events (tenant_id, type, server_id, call_id, data)
         values ($2::text, 'call.requested', $5::text, $1::text, $13::jsonb),
           ($2::text, 'call.started', $5::text, $1::text, $14::jsonb)
+        returning id, tenant_id, created_at
+      )
+      select id, created_at, ${notified} as notified from inserted order by id`,
+    },
+    // The start's $1…$14, then the ending: $15 status, $16 result, $17 error code, $18 error
+    // message, $19 duration, $20 finished, $21 event type, $22 event data.
+    whole: {
+      name: `journal_whole_${suffix}`,
+      text: `with inserted_call as (
+        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+          effect, arguments, sealed_arguments, status, created_at, started_at, result, error_code,
+          error_message, duration_ms, finished_at)
+        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb,
+          $10::text, $15::text, $11::timestamptz, $12::timestamptz, $16::jsonb, $17::text, $18::text,
+          $19::int, $20::timestamptz)
+        returning id
+      ), inserted as (
+        insert into events (tenant_id, type, server_id, call_id, data)
+        values ($2::text, 'call.requested', $5::text, $1::text, $13::jsonb),
+          ($2::text, 'call.started', $5::text, $1::text, $14::jsonb),
+          ($2::text, $21::text, $5::text, $1::text, $22::jsonb)
         returning id, tenant_id, created_at
       )
       select id, created_at, ${notified} as notified from inserted order by id`,
@@ -112,16 +240,25 @@ function journalTemplates(db: Database): { start: StatementTemplate; finish: Sta
   };
 }
 
-async function writeJournal(db: Database, batch: JournalEntry[]): Promise<Array<CallView | undefined>> {
+async function writeJournal(
+  db: Database,
+  journal: CallJournal,
+  batch: JournalEntry[],
+): Promise<Array<CallView | undefined>> {
   // Per batch, not cached: whether anyone can listen changes when this process's relay starts.
   const template = journalTemplates(db);
   const written = batch.map((entry) =>
-    entry.kind === "start" ? startOf(entry.call, template.start) : finishOf(entry.finished, template.finish),
+    entry.kind === "start"
+      ? startOf(entry.start, template.start)
+      : entry.kind === "whole"
+        ? wholeOf(entry.start, entry.finished, template.whole)
+        : finishOf(entry.finished, template.finish),
   );
   const rows = await runStatements<EventRow>(
     db,
     written.map(({ statement }) => statement),
   );
+  journal.intentLog?.written(batch.filter((entry) => entry.kind !== "finish" && entry.logged).length);
   const settled = written.map((entry, i) => entry.settle(rows[i] ?? []));
   processEventHub.publishRecorded(
     db,
@@ -136,7 +273,8 @@ type Written = {
   settle: (rows: EventRow[]) => { out: CallView | undefined; recorded: RecordedEvent[] };
 };
 
-function startOf(newCall: NewCall, template: StatementTemplate): Written {
+/** The running call's view and what its start writes, from the decided call. */
+function startRecordOf(newCall: NewCall): StartRecord {
   const startedAt = new Date();
   const view: CallView = {
     call: { ...emptyCallRow, ...toCallValues(newCall), status: "running", startedAt } as CallRow,
@@ -151,56 +289,79 @@ function startOf(newCall: NewCall, template: StatementTemplate): Written {
   const payloads = (["call.requested", "call.started"] as const).map((type) =>
     eventSchema.parse({ ...ref, type } satisfies SwitchboardEvent),
   );
-  const dataOf = ({ type: _type, ...data }: SwitchboardEvent) => jsonb(data);
+  const values = [
+    call.id,
+    call.tenantId,
+    call.requesterKind,
+    call.requesterId,
+    call.serverId,
+    call.toolName,
+    call.gatewayName,
+    call.effect,
+    JSON.stringify(call.arguments),
+    call.sealedArguments,
+    call.createdAt.toISOString(),
+    startedAt.toISOString(),
+    ...payloads.map(({ type: _type, ...data }) => JSON.stringify(data)),
+  ];
+  return { view, values, payloads };
+}
+
+function startOf({ view, values, payloads }: StartRecord, template: StatementTemplate): Written {
   return {
-    statement: {
-      template,
-      args: [
-        literal(call.id),
-        literal(call.tenantId),
-        literal(call.requesterKind),
-        literal(call.requesterId),
-        literal(call.serverId),
-        literal(call.toolName),
-        literal(call.gatewayName),
-        literal(call.effect),
-        jsonb(call.arguments),
-        literal(call.sealedArguments),
-        timestamptz(call.createdAt),
-        timestamptz(startedAt),
-        ...payloads.map(dataOf),
-      ],
-    },
+    statement: { template, args: values.map(literal) },
     // Rows in id order: requested, then started.
-    settle: (rows) => ({ out: view, recorded: rows.map((row, i) => recordedOf(payloads[i], call, row)) }),
+    settle: (rows) => ({
+      out: view,
+      recorded: rows.map((row, i) => recordedOf(payloads[i], view.call, row)),
+    }),
   };
 }
 
-function finishOf({ view, ending, event }: FinishedCall, template: StatementTemplate): Written {
+function wholeOf(start: StartRecord, finished: FinishedCall, template: StatementTemplate): Written {
+  const ending = endingOf(finished);
+  // An ended call keeps no sealed arguments.
+  const values = start.values.map((value, i) => (i === SEALED_ARGUMENTS ? null : value));
+  const payloads = [...start.payloads, ending.payload];
+  return {
+    statement: { template, args: [...values.map(literal), ...ending.args] },
+    settle: (rows) => ({
+      out: ending.view,
+      recorded: rows.map((row, i) => recordedOf(payloads[i], start.view.call, row)),
+    }),
+  };
+}
+/** Where the sealed arguments are among a start's values. */
+const SEALED_ARGUMENTS = 9;
+
+function finishOf(finished: FinishedCall, template: StatementTemplate): Written {
+  const ending = endingOf(finished);
+  return {
+    statement: { template, args: [literal(finished.view.call.id), ...ending.args] },
+    settle: ([row]) =>
+      row
+        ? { out: ending.view, recorded: [recordedOf(ending.payload, finished.view.call, row)] }
+        : { out: undefined, recorded: [] },
+  };
+}
+
+/** An ending's arguments (status … event data), its event and the ended call's view. */
+function endingOf({ view, ending, event }: FinishedCall) {
   const payload = eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent);
   const { type, ...data } = payload;
   return {
-    statement: {
-      template,
-      args: [
-        literal(view.call.id),
-        literal(ending.status),
-        ending.result === null ? "null" : jsonb(ending.result),
-        literal(ending.errorCode),
-        literal(ending.errorMessage),
-        literal(ending.durationMs),
-        ending.finishedAt ? timestamptz(ending.finishedAt) : "null",
-        literal(type),
-        jsonb(data),
-      ],
-    },
-    settle: ([row]) =>
-      row
-        ? {
-            out: { ...view, call: { ...view.call, ...ending } },
-            recorded: [recordedOf(payload, view.call, row)],
-          }
-        : { out: undefined, recorded: [] },
+    payload,
+    view: { ...view, call: { ...view.call, ...ending } },
+    args: [
+      literal(ending.status),
+      ending.result === null ? "null" : jsonb(ending.result),
+      literal(ending.errorCode),
+      literal(ending.errorMessage),
+      literal(ending.durationMs),
+      ending.finishedAt ? timestamptz(ending.finishedAt) : "null",
+      literal(type),
+      jsonb(data),
+    ],
   };
 }
 

@@ -88,7 +88,7 @@ export async function executeToolCall(db: Database, params: ExecuteToolCallParam
     expirySeconds: policy.expirySeconds,
   };
   if (decision.kind === "allow" && target && request.idempotencyKey === undefined) {
-    // The common case, allowed at once: recorded running in one write, run here, no claim.
+    // The common case, allowed at once: on record as running (call-journal), run here, no claim.
     return runAllowedCall(db, params, await recordRunningCall(db, newCall), target);
   }
   const { view, created } = await recordCall(db, newCall);

@@ -18,6 +18,8 @@ export type DatabaseHandle = {
   driver: DatabaseDriver;
   /** The raw client, for LISTEN/NOTIFY and snapshots; services use `db`. */
   client: PGlite | postgres.Sql;
+  /** PGlite's data folder, this process's alone (undefined: PostgreSQL, or PGlite in memory). */
+  dataDir?: string;
   close(): Promise<void>;
 };
 
@@ -72,6 +74,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | File 
       db,
       driver: "pglite" as const,
       client,
+      dataDir,
       close: async () => {
         await client.close();
         releaseLock();

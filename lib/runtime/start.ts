@@ -1,4 +1,6 @@
+import path from "node:path";
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
+import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
@@ -25,21 +27,30 @@ export async function startRuntime(): Promise<void> {
         `[switchboard] event relay not started (retried by the first event stream): ${(error as Error).message}`,
       ),
     );
-    if (driver === "pglite") {
-      // The data folder is this process's alone: a call still running is one the last run left.
-      // Not worth keeping the pool from starting over: logged, and tried again at the next start.
-      const interrupted = await failInterruptedCalls(db).catch((error: unknown) => {
-        console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
-        return 0;
-      });
-      if (interrupted > 0)
-        console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
-    }
+    if (driver === "pglite") await recoverInterruptedCalls(handle);
     if (await needsSetup(db)) await announceSetup(db);
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
     console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * The data folder is this process's alone: a call still running, or still only in the intent log,
+ * is one the last run left. Ended as failed before the pool starts; a failure here is logged and
+ * tried again at the next start, not a reason to keep the pool from starting.
+ */
+async function recoverInterruptedCalls(handle: Awaited<ReturnType<typeof getDatabase>>): Promise<void> {
+  const { db, dataDir } = handle;
+  try {
+    // Without its intent log a PGlite on disk writes each call before running it (call-journal).
+    if (dataDir) await openCallIntents(db, path.join(dataDir, "call-intents.log"));
+    const interrupted = await failInterruptedCalls(db);
+    if (interrupted > 0)
+      console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+  } catch (error) {
+    console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
   }
 }
 
