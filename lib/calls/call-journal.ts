@@ -97,7 +97,13 @@ class CallJournal {
   }
 }
 
-const journals = new WeakMap<Database, CallJournal>();
+// Per database, on globalThis: Next.js bundles this module more than once, and the copy that opens
+// the intent log at start-up is not the one a route handler imports.
+const state = globalThis as typeof globalThis & {
+  __switchboardCallJournals?: WeakMap<Database, CallJournal>;
+};
+state.__switchboardCallJournals ??= new WeakMap();
+const journals = state.__switchboardCallJournals;
 
 function journalOf(db: Database): CallJournal {
   let journal = journals.get(db);
