@@ -37,6 +37,8 @@ export type GatewaySessionState = {
   /** Set by logging/setLevel: less severe messages are not relayed. */
   logLevel: LoggingLevel | undefined;
   notifyResourceUpdated: (uri: string) => void;
+  /** True once the session ended. */
+  readonly closed: boolean;
 };
 
 export type GatewayContext = {

@@ -28,6 +28,8 @@ export class GatewaySession implements GatewaySessionState {
   // Tool calls answered directly (gateway-direct), outside the SDK server: cancelled from here.
   private readonly directCalls = new Map<RequestId, AbortController>();
   private openResponses = 0;
+  /** Set once its server closed (DELETE, idle, shutdown); nothing may be registered for it after. */
+  closed = false;
   private lastActiveAt = Date.now();
 
   constructor(
@@ -55,7 +57,10 @@ export class GatewaySession implements GatewaySessionState {
       sessionIdGenerator: () => this.id,
       ...(readEnv().mcpResumableStreams ? { eventStore: new SessionEventStore() } : {}),
     });
-    this.server.onclose = () => onClosed(this);
+    this.server.onclose = () => {
+      this.closed = true;
+      onClosed(this);
+    };
   }
 
   get principal(): GatewayPrincipal {

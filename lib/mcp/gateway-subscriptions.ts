@@ -53,6 +53,8 @@ class ResourceSubscriptions {
     uri: string;
     sessionId: string;
     deliver: Deliver;
+    /** false once the session closed: it may close while the downstream subscribe is in flight */
+    sessionOpen: () => boolean;
   }): Promise<void> {
     const key = `${params.serverId} ${params.uri}`;
     let watch = this.watches.get(key);
@@ -69,6 +71,8 @@ class ResourceSubscriptions {
     // The last watcher may have left while this one waited: then start over.
     if (this.watches.get(key) !== watch) return this.subscribe(params);
     watch.watchers.set(params.sessionId, params.deliver);
+    // Closed meanwhile: dropSession has run already, so leave now (ending the watch if it was the last).
+    if (!params.sessionOpen()) this.leave(watch, params.sessionId);
   }
 
   unsubscribe(sessionId: string, uri: string): void {
@@ -157,6 +161,7 @@ export function registerSubscriptionHandlers(server: Server, db: Database, conte
       uri,
       sessionId: session.id,
       deliver: (updated) => session.notifyResourceUpdated(updated),
+      sessionOpen: () => !session.closed,
     });
     return {};
   });

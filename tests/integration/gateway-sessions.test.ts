@@ -353,6 +353,22 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
     }
   });
 
+  it("leaves a session that closed while its subscribe was in flight watching nothing", async () => {
+    let open = true;
+    const subscribing = resourceSubscriptions.subscribe({
+      serverId: world.serverId,
+      uri: "test://watched-resource",
+      sessionId: "closes-while-subscribing",
+      deliver: () => {},
+      sessionOpen: () => open,
+    });
+    // The session ends before the downstream server has answered the subscribe.
+    open = false;
+    resourceSubscriptions.dropSession("closes-while-subscribing");
+    await subscribing;
+    expect(resourceSubscriptions.watchedBy("closes-while-subscribing")).toEqual([]);
+  });
+
   it("ends a session's subscriptions on a server its principal is no longer granted", async () => {
     const agent = await world.createAgent("losing-access");
     const client = await connect(agent.key);
