@@ -19,13 +19,16 @@ import { type NewCall, toCallValues } from "./record-call";
 /**
  * The record of an allowed call that runs at once: the call, `running`, with its `call.requested`
  * and `call.started` events, then its ending with the ending's event — so a call that ran is
- * always on record (a crash leaves it `running`, never missing).
+ * always on record (a crash leaves it `running` or in the intent log, never missing).
  *
  * On a PostgreSQL server the start is written before the downstream server is asked. On embedded
  * PGlite every write holds the process's only thread (~0.5 ms a statement), so there the record
  * that precedes the run is a line in a local intent log (lib/calls/intent-log.ts), and the row
  * follows: with the ending, as one insert of the finished call, when the call ends within
- * START_DEFER_MS — most do — or as the start once it has run that long.
+ * START_DEFER_MS — most do — or as the start once it has run that long. (A PGlite in memory keeps
+ * no log: a crash loses all of it anyway. A PGlite on disk whose log is not open, or could not be
+ * appended to, writes the start first, as PostgreSQL does.) Reads of a call by id wait for its row
+ * (callOnRecord), so the call an answer names can be read at once.
  *
  * Group commit: entries that arrive while a write is in flight are written together in the next
  * one (their statements in one round trip and one transaction, lib/db/plain-statement.ts). One
@@ -50,9 +53,13 @@ type JournalEntry =
   | { kind: "whole"; start: StartRecord; finished: FinishedCall; logged: boolean };
 
 class CallJournal {
-  readonly commits: GroupCommit<JournalEntry, CallView | undefined>;
+  private readonly commits: GroupCommit<JournalEntry, CallView | undefined>;
+  /** Calls whose row is queued and not yet written (start or whole entries). */
+  private readonly queued = new Map<string, Promise<unknown>>();
   /** Set at start-up for a PGlite with a data folder (openCallIntents). */
   intentLog: IntentLog | undefined;
+  /** How long a running call may be on record only in the intent log. */
+  startDeferMs = START_DEFER_MS;
   private readonly deferred = new Map<
     string,
     { start: StartRecord; logged: boolean; timer: NodeJS.Timeout }
@@ -71,20 +78,44 @@ class CallJournal {
     return client.exec !== undefined && (this.intentLog !== undefined || client.dataDir === undefined);
   }
 
+  add(entry: JournalEntry): Promise<CallView | undefined> {
+    const written = this.commits.add(entry);
+    if (entry.kind !== "finish") {
+      const callId = entry.start.view.call.id;
+      this.queued.set(callId, written);
+      const forget = () => {
+        if (this.queued.get(callId) === written) this.queued.delete(callId);
+      };
+      written.then(forget, forget);
+    }
+    return written;
+  }
+
+  /** Throws, having deferred nothing, when the intent log cannot take the call. */
   deferStart(start: StartRecord): void {
     const callId = start.view.call.id;
     const logged = this.intentLog !== undefined;
     this.intentLog?.append({ callId, values: start.values });
-    const timer = setTimeout(() => {
-      this.deferred.delete(callId);
-      this.commits.add({ kind: "start", start, logged }).catch((error: unknown) => {
-        // Still in the intent log: written as interrupted at the next start if not before.
-        console.error(`[switchboard] call ${callId} not written as running: ${(error as Error)?.message}`);
-      });
-    }, START_DEFER_MS);
+    const timer = setTimeout(() => void this.writeDeferredStart(callId), this.startDeferMs);
     // Not a reason to keep the process alive: the intent log has it.
     timer.unref();
     this.deferred.set(callId, { start, logged, timer });
+  }
+
+  /** Writes the call's deferred start now (if it still is deferred); resolves once written. */
+  async writeDeferredStart(callId: string): Promise<void> {
+    const deferred = this.takeDeferred(callId);
+    if (!deferred) return;
+    await this.add({ kind: "start", ...deferred }).catch((error: unknown) => {
+      // Logged: written as interrupted at the next start if not before. (In memory: lost with it.)
+      console.error(`[switchboard] call ${callId} not written as running: ${(error as Error)?.message}`);
+    });
+  }
+
+  /** Resolves once the call's row is written, if it is waiting to be. */
+  async onRecord(callId: string): Promise<void> {
+    await this.writeDeferredStart(callId);
+    await this.queued.get(callId)?.catch(() => {});
   }
 
   /** The deferred start of `callId`, no longer deferred; undefined when it was written already. */
@@ -122,57 +153,75 @@ export async function recordRunningCall(db: Database, call: NewCall): Promise<Ca
   const journal = journalOf(db);
   const start = startRecordOf(call);
   if (journal.defersStarts()) {
-    journal.deferStart(start);
-    return start.view;
+    try {
+      journal.deferStart(start);
+      return start.view;
+    } catch (error) {
+      console.error(
+        `[switchboard] intent log not written (${(error as Error)?.message}): call ${call.id} is written before it runs`,
+      );
+    }
   }
-  return (await journal.commits.add({ kind: "start", start, logged: false })) as CallView;
+  return (await journal.add({ kind: "start", start, logged: false })) as CallView;
+}
+
+/** Resolves once the call's row is in the database, if this process has it waiting (reads by id). */
+export function callOnRecord(db: Database, callId: string): Promise<void> {
+  return journals.get(db)?.onRecord(callId) ?? Promise.resolve();
 }
 
 /**
  * Records how a running call ended, with its event (batched like the starts, and with them).
  * Resolves to the finished view, or undefined when the call was no longer running (someone else
- * ended it first): then nothing was written. A caller answered before this (the gateway) has its
+ * ended it first; never for a deferred start, whose row nobody else knows): then nothing was
+ * written. A caller answered before this (the gateway) has its
  * ending written right after its answer went out, in the time its client takes to send the next.
  */
 export function recordFinishedCall(db: Database, finished: FinishedCall): Promise<CallView | undefined> {
   const journal = journalOf(db);
   const deferred = journal.takeDeferred(finished.view.call.id);
-  if (deferred) return journal.commits.add({ kind: "whole", ...deferred, finished });
-  return journal.commits.add({ kind: "finish", finished });
+  if (deferred) return journal.add({ kind: "whole", ...deferred, finished });
+  return journal.add({ kind: "finish", finished });
 }
 
 /**
  * Opens the intent log of a PGlite with a data folder (before the pool starts, so before any call
  * runs) and writes the calls a crash left in it as running; failInterruptedCalls then ends them.
- * Returns how many it wrote.
+ * Returns how many it wrote. A line that cannot be written is logged and dropped.
  */
-export async function openCallIntents(db: Database, file: string): Promise<number> {
+export async function openCallIntents(
+  db: Database,
+  file: string,
+  options: { startDeferMs?: number } = {},
+): Promise<number> {
+  const journal = journalOf(db);
+  // Opened once per database: again, it would take this run's own calls for leftovers.
+  if (journal.intentLog) return 0;
   const { log, leftovers } = IntentLog.open(file);
-  const known = new Set(
-    leftovers.length === 0
-      ? []
-      : (
-          await db
-            .select({ id: calls.id })
-            .from(calls)
-            .where(
-              inArray(
-                calls.id,
-                leftovers.map((intent) => intent.callId),
-              ),
-            )
-        ).map((row) => row.id),
-  );
-  const missing = leftovers.filter((intent) => !known.has(intent.callId));
+  const known = new Set<string>();
+  for (let i = 0; i < leftovers.length; i += 1000) {
+    const ids = leftovers.slice(i, i + 1000).map((intent) => intent.callId);
+    for (const row of await db.select({ id: calls.id }).from(calls).where(inArray(calls.id, ids)))
+      known.add(row.id);
+  }
   const { start } = journalTemplates(db);
-  if (missing.length > 0)
-    await runStatements(
-      db,
-      missing.map((intent) => ({ template: start, args: intent.values.map(literal) })),
-    );
-  log.written(leftovers.length);
-  journalOf(db).intentLog = log;
-  return missing.length;
+  let written = 0;
+  for (const intent of leftovers) {
+    if (known.has(intent.callId)) continue;
+    known.add(intent.callId);
+    try {
+      await runStatements(db, [{ template: start, args: intent.values.map(literal) }]);
+      written++;
+    } catch (error) {
+      console.error(
+        `[switchboard] call ${intent.callId} from the intent log not written: ${(error as Error).message}`,
+      );
+    }
+  }
+  log.clear();
+  journal.intentLog = log;
+  journal.startDeferMs = options.startDeferMs ?? START_DEFER_MS;
+  return written;
 }
 
 /**
@@ -185,45 +234,36 @@ function journalTemplates(db: Database): Record<"start" | "whole" | "finish", St
     ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
     : "null";
   const suffix = notifies ? "notify" : "quiet";
+  // A call's row and its first two events, from the start's arguments: $1 id, $2 tenant,
+  // $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name, $8 effect,
+  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data. Events carry
+  // the times they describe: a start written late (deferred) is not dated late.
+  const callColumns = `id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
+    effect, arguments, sealed_arguments, created_at, started_at`;
+  const callValues = `$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
+    $9::jsonb, $10::text, $11::timestamptz, $12::timestamptz`;
+  const startEvents = `($2::text, 'call.requested', $5::text, $1::text, $13::jsonb, $11::timestamptz),
+    ($2::text, 'call.started', $5::text, $1::text, $14::jsonb, $12::timestamptz)`;
+  const insertCall = (columns: string, values: string, moreEvents = "") => `with inserted_call as (
+      insert into calls (${callColumns}, ${columns}) values (${callValues}, ${values})
+      returning id
+    ), inserted as (
+      insert into events (tenant_id, type, server_id, call_id, data, created_at)
+      values ${startEvents}${moreEvents}
+      returning id, tenant_id, created_at
+    )
+    select id, created_at, ${notified} as notified from inserted order by id`;
   return {
-    // $1 id, $2 tenant, $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name,
-    // $8 effect, $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data
-    start: {
-      name: `journal_start_${suffix}`,
-      text: `with inserted_call as (
-        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-          effect, arguments, sealed_arguments, status, created_at, started_at)
-        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb,
-          $10::text, 'running', $11::timestamptz, $12::timestamptz)
-        returning id
-      ), inserted as (
-        insert into events (tenant_id, type, server_id, call_id, data)
-        values ($2::text, 'call.requested', $5::text, $1::text, $13::jsonb),
-          ($2::text, 'call.started', $5::text, $1::text, $14::jsonb)
-        returning id, tenant_id, created_at
-      )
-      select id, created_at, ${notified} as notified from inserted order by id`,
-    },
-    // The start's $1…$14, then the ending: $15 status, $16 result, $17 error code, $18 error
-    // message, $19 duration, $20 finished, $21 event type, $22 event data.
+    start: { name: `journal_start_${suffix}`, text: insertCall("status", "'running'") },
+    // Then the ending: $15 status, $16 result, $17 error code, $18 error message, $19 duration,
+    // $20 finished, $21 event type, $22 event data.
     whole: {
       name: `journal_whole_${suffix}`,
-      text: `with inserted_call as (
-        insert into calls (id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-          effect, arguments, sealed_arguments, status, created_at, started_at, result, error_code,
-          error_message, duration_ms, finished_at)
-        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb,
-          $10::text, $15::text, $11::timestamptz, $12::timestamptz, $16::jsonb, $17::text, $18::text,
-          $19::int, $20::timestamptz)
-        returning id
-      ), inserted as (
-        insert into events (tenant_id, type, server_id, call_id, data)
-        values ($2::text, 'call.requested', $5::text, $1::text, $13::jsonb),
-          ($2::text, 'call.started', $5::text, $1::text, $14::jsonb),
-          ($2::text, $21::text, $5::text, $1::text, $22::jsonb)
-        returning id, tenant_id, created_at
-      )
-      select id, created_at, ${notified} as notified from inserted order by id`,
+      text: insertCall(
+        "status, result, error_code, error_message, duration_ms, finished_at",
+        "$15::text, $16::jsonb, $17::text, $18::text, $19::int, $20::timestamptz",
+        ", ($2::text, $21::text, $5::text, $1::text, $22::jsonb, $20::timestamptz)",
+      ),
     },
     // $1 id, $2 status, $3 result, $4 error code, $5 error message, $6 duration, $7 finished,
     // $8 event type, $9 event data. Only a call still running is ended, and only then is its event
@@ -264,7 +304,7 @@ async function writeJournal(
     db,
     written.map(({ statement }) => statement),
   );
-  journal.intentLog?.written(batch.filter((entry) => entry.kind !== "finish" && entry.logged).length);
+  forgetLogged(journal, batch);
   const settled = written.map((entry, i) => entry.settle(rows[i] ?? []));
   processEventHub.publishRecorded(
     db,
@@ -273,11 +313,26 @@ async function writeJournal(
   return settled.map(({ out }) => out);
 }
 
+/** The batch's logged calls are in the database: their lines may go. Committed already, so a
+ * failure here is only logged (the lines stay, and are skipped as written at the next start). */
+function forgetLogged(journal: CallJournal, batch: JournalEntry[]): void {
+  try {
+    journal.intentLog?.written(
+      batch.flatMap((entry) => (entry.kind !== "finish" && entry.logged ? [entry.start.view.call.id] : [])),
+    );
+  } catch (error) {
+    console.error(`[switchboard] intent log not emptied: ${(error as Error).message}`);
+  }
+}
+
 /** One entry's statement, and what it resolves to once written. */
 type Written = {
   statement: BoundStatement;
   settle: (rows: EventRow[]) => { out: CallView | undefined; recorded: RecordedEvent[] };
 };
+
+/** Where the sealed arguments are among a start's values (the start template's $10). */
+const SEALED_ARGUMENTS = 9;
 
 /** The running call's view and what its start writes, from the decided call. */
 function startRecordOf(newCall: NewCall): StartRecord {
@@ -337,8 +392,6 @@ function wholeOf(start: StartRecord, finished: FinishedCall, template: Statement
     }),
   };
 }
-/** Where the sealed arguments are among a start's values. */
-const SEALED_ARGUMENTS = 9;
 
 function finishOf(finished: FinishedCall, template: StatementTemplate): Written {
   const ending = endingOf(finished);

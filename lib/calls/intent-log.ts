@@ -4,38 +4,78 @@ import { z } from "zod";
 /**
  * Where an allowed call is on record before it runs when its database row comes later (embedded
  * PGlite, see call-journal): one line per call, appended synchronously before the downstream
- * server is asked, and emptied whenever every call it names is in the database. A crash leaves the
- * lines of calls not written yet; the next start writes those calls from them. Lines survive a
- * crash of the process as the database's own writes do (written through to the file system).
+ * server is asked. Emptied whenever every call it names is in the database, and rewritten with only
+ * the calls still missing there once it passes COMPACT_AT_BYTES (under unbroken load it is never
+ * empty). A crash leaves the lines of calls not written yet; the next start writes those calls from
+ * them. Lines survive a crash of the process as the database's own writes do (written through to
+ * the file system).
  */
 
 /** A call's start: its id and its start statement's arguments (lib/calls/call-journal.ts). */
 const intentSchema = z.object({ callId: z.string().min(1), values: z.array(z.string().nullable()) });
 export type CallIntent = z.infer<typeof intentSchema>;
 
-export class IntentLog {
-  /** Lines appended and not yet in the database; zero empties the file. */
-  private unwritten = 0;
+const COMPACT_AT_BYTES = 1024 * 1024;
 
-  private constructor(private readonly fd: number) {}
+export class IntentLog {
+  /** The lines of calls not yet in the database, by call id. */
+  private readonly unwritten = new Map<string, string>();
+  private size: number;
+
+  private constructor(
+    private readonly file: string,
+    private fd: number,
+  ) {
+    this.size = fs.fstatSync(fd).size;
+  }
 
   /** Opens (creating) the log at `file`, with the intents a previous run left in it. */
   static open(file: string): { log: IntentLog; leftovers: CallIntent[] } {
     const leftovers = readIntents(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-    const log = new IntentLog(fs.openSync(file, "a", 0o600));
-    log.unwritten = leftovers.length;
-    return { log, leftovers };
+    return { log: new IntentLog(file, fs.openSync(file, "a", 0o600)), leftovers };
   }
 
+  /** Throws when the line could not be written whole; then the log is as it was. */
   append(intent: CallIntent): void {
-    fs.writeSync(this.fd, `${JSON.stringify(intent)}\n`);
-    this.unwritten++;
+    const line = `${JSON.stringify(intent)}\n`;
+    const bytes = Buffer.byteLength(line);
+    try {
+      const written = fs.writeSync(this.fd, line);
+      if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes written`);
+    } catch (error) {
+      // A partial line would swallow the next call's: cut it off.
+      fs.ftruncateSync(this.fd, this.size);
+      throw error;
+    }
+    this.size += bytes;
+    this.unwritten.set(intent.callId, line);
   }
 
-  /** `count` of the logged calls are in the database now. */
-  written(count: number): void {
-    this.unwritten = Math.max(0, this.unwritten - count);
-    if (this.unwritten === 0) fs.ftruncateSync(this.fd, 0);
+  /** These logged calls are in the database now. */
+  written(callIds: string[]): void {
+    for (const callId of callIds) this.unwritten.delete(callId);
+    if (this.unwritten.size === 0) this.clear();
+    else if (this.size > COMPACT_AT_BYTES) this.compact();
+  }
+
+  /** Forgets every line (the leftovers of a previous run, once written). */
+  clear(): void {
+    this.unwritten.clear();
+    if (this.size === 0) return;
+    fs.ftruncateSync(this.fd, 0);
+    this.size = 0;
+  }
+
+  /** Rewrites the file with the lines of calls still missing in the database. */
+  private compact(): void {
+    const text = [...this.unwritten.values()].join("");
+    const next = `${this.file}.next`;
+    fs.writeFileSync(next, text, { mode: 0o600 });
+    // A crash before the rename leaves the full old file: its extra lines name calls already written.
+    fs.renameSync(next, this.file);
+    fs.closeSync(this.fd);
+    this.fd = fs.openSync(this.file, "a", 0o600);
+    this.size = Buffer.byteLength(text);
   }
 }
 

@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
+import { callOnRecord } from "./call-journal";
 import {
   type CallDto,
   type CallSummary,
@@ -99,6 +100,8 @@ export async function waitForCall(
 }
 
 async function getCallDtoOrThrow(db: Database, params: Scope & { callId: string }): Promise<CallDto> {
+  // A call this process answered a moment ago may not have its row yet (call-journal).
+  await callOnRecord(db, params.callId);
   const [row] = await selectCallViews(db, and(visibleTo(params), eq(calls.id, params.callId)));
   // A principal asking for another's call learns nothing, not even that it exists.
   if (!row) throw new AppError("not_found", "There is no call with that id in this workspace.");

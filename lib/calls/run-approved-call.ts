@@ -59,8 +59,8 @@ export async function runApprovedCall(
 }
 
 /**
- * Runs a call this process holds as `running` — claimed above, or recorded running at once by the
- * call journal — and records how it ended.
+ * Runs a call this process holds as `running` — claimed above, or on record as running at once
+ * through the call journal — and records how it ended.
  */
 export async function runClaimedCall(
   db: Database,

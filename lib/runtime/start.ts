@@ -38,20 +38,23 @@ export async function startRuntime(): Promise<void> {
 
 /**
  * The data folder is this process's alone: a call still running, or still only in the intent log,
- * is one the last run left. Ended as failed before the pool starts; a failure here is logged and
- * tried again at the next start, not a reason to keep the pool from starting.
+ * is one the last run left. Ended as failed before the pool starts. Each step's failure is logged
+ * and tried again at the next start, and keeps neither the other step nor the pool from starting.
  */
 async function recoverInterruptedCalls(handle: Awaited<ReturnType<typeof getDatabase>>): Promise<void> {
   const { db, dataDir } = handle;
-  try {
-    // Without its intent log a PGlite on disk writes each call before running it (call-journal).
-    if (dataDir) await openCallIntents(db, path.join(dataDir, "call-intents.log"));
-    const interrupted = await failInterruptedCalls(db);
-    if (interrupted > 0)
-      console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
-  } catch (error) {
-    console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
+  // Without its intent log a PGlite on disk writes each call before running it (call-journal).
+  if (dataDir) {
+    await openCallIntents(db, path.join(dataDir, "call-intents.log")).catch((error: unknown) =>
+      console.error(`[switchboard] call intent log not opened: ${(error as Error).message}`),
+    );
   }
+  const interrupted = await failInterruptedCalls(db).catch((error: unknown) => {
+    console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
+    return 0;
+  });
+  if (interrupted > 0)
+    console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
 }
 
 async function announceSetup(db: Awaited<ReturnType<typeof getDatabase>>["db"]) {

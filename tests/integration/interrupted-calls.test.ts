@@ -4,14 +4,21 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calls, events } from "@/db/schema";
-import { openCallIntents, recordFinishedCall, recordRunningCall } from "@/lib/calls/call-journal";
+import {
+  callOnRecord,
+  openCallIntents,
+  recordFinishedCall,
+  recordRunningCall,
+} from "@/lib/calls/call-journal";
+import type { CallView } from "@/lib/calls/call-view";
 import type { NewCall } from "@/lib/calls/record-call";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
-import { openDatabase } from "@/lib/db/client";
+import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { openProcessTestDatabase } from "../fixtures/databases";
+import { eventually } from "../fixtures/eventually";
 
 describe("calls a stopped Switchboard left running (embedded PGlite)", () => {
   let handle: ProcessDatabase;
@@ -61,21 +68,44 @@ describe("calls a stopped Switchboard left running (embedded PGlite)", () => {
   });
 });
 
-describe("a call whose row had not been written when Switchboard stopped (PGlite on disk)", () => {
+describe("the call intent log (PGlite on disk)", () => {
   // On embedded PGlite an allowed call is on record in the intent log before it runs, and its row
   // follows (lib/calls/call-journal.ts). A stop in between must still leave it on record.
   let folder: string;
-  const open = () => openDatabase({ driver: "pglite", dataDir: path.join(folder, "db") });
-  const intentsFile = () => path.join(folder, "db", "call-intents.log");
+  let handles: DatabaseHandle[] = [];
+  const open = async (name: string) => {
+    const handle = await openDatabase({ driver: "pglite", dataDir: path.join(folder, name) });
+    handles.push(handle);
+    return handle;
+  };
+  const intentsOf = (name: string) => path.join(folder, name, "call-intents.log");
+  const withTenant = async (handle: DatabaseHandle) => {
+    await (handle.client as PGlite).exec(
+      `insert into tenants (id, slug, name) values ('ws-1', 'ws-1', 'One') on conflict do nothing`,
+    );
+    return handle;
+  };
+  const rowOf = async (handle: DatabaseHandle, id: string) =>
+    (await handle.db.select().from(calls).where(eq(calls.id, id)))[0];
+  const timelineOf = async (handle: DatabaseHandle, id: string) =>
+    handle.db
+      .select({ type: events.type, createdAt: events.createdAt })
+      .from(events)
+      .where(eq(events.callId, id))
+      .orderBy(events.id);
 
   beforeAll(() => {
     folder = mkdtempSync(path.join(tmpdir(), "switchboard-intents-"));
   });
+  afterEach(async () => {
+    for (const handle of handles) await handle.close().catch(() => {});
+    handles = [];
+  });
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-  const newCall = (tenantId: string, text: string): NewCall => ({
+  const newCall = (text: string): NewCall => ({
     id: randomUUID(),
-    tenantId,
+    tenantId: "ws-1",
     requester: { kind: "principal", id: "agent-1", name: "agent one" },
     gatewayName: "local-tools__echo",
     target: {
@@ -97,68 +127,86 @@ describe("a call whose row had not been written when Switchboard stopped (PGlite
     idempotencyKey: undefined,
     expirySeconds: 60,
   });
+  const succeeded = (view: CallView, text: string) => ({
+    view,
+    ending: {
+      status: "succeeded" as const,
+      result: { content: [{ type: "text", text }] },
+      errorCode: null,
+      errorMessage: null,
+      durationMs: 1,
+      finishedAt: new Date(),
+      sealedArguments: null,
+    },
+    event: { type: "call.succeeded" as const, durationMs: 1, isError: false },
+  });
 
-  it("is written from the intent log at the next start and ended as interrupted; a torn line is skipped", async () => {
-    const first = await open();
-    await (first.client as PGlite).exec(
-      `insert into tenants (id, slug, name) values ('ws-1', 'ws-1', 'One')`,
-    );
-    expect(await openCallIntents(first.db, intentsFile())).toBe(0);
+  it("is written from the log at the next start and ended as interrupted; a torn line is skipped", async () => {
+    const first = await withTenant(await open("crash"));
+    // Rows of running calls wait for their ending here (no 50 ms on a slow machine may decide it).
+    expect(await openCallIntents(first.db, intentsOf("crash"), { startDeferMs: 600_000 })).toBe(0);
 
-    const ended = await recordRunningCall(first.db, newCall("ws-1", "ended in time"));
-    await recordFinishedCall(first.db, {
-      view: ended,
-      ending: {
-        status: "succeeded",
-        result: { content: [{ type: "text", text: "ended in time" }] },
-        errorCode: null,
-        errorMessage: null,
-        durationMs: 1,
-        finishedAt: new Date(),
-        sealedArguments: null,
-      },
-      event: { type: "call.succeeded", durationMs: 1, isError: false },
-    });
-    // Everything logged is in the database: the log is empty again.
-    expect(readFileSync(intentsFile(), "utf8")).toBe("");
+    const ended = await recordRunningCall(first.db, newCall("ended in time"));
+    // Another call still running: its line must outlive the first call's row.
+    const running = await recordRunningCall(first.db, newCall("still running"));
+    await recordFinishedCall(first.db, succeeded(ended, "ended in time"));
+    expect(await rowOf(first, ended.call.id)).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(intentsOf("crash"), "utf8")).toContain(running.call.id);
+    expect(await rowOf(first, running.call.id)).toBeUndefined();
 
-    // Running, and stopped before its row was written (the database closes, as in a crash).
-    const running = await recordRunningCall(first.db, newCall("ws-1", "still running"));
-    expect(readFileSync(intentsFile(), "utf8")).toContain(running.call.id);
+    // Stopped before the running call's row was written (the database closes, as in a crash).
     await first.close();
-    appendFileSync(intentsFile(), '{"callId":"torn-line","val');
+    appendFileSync(intentsOf("crash"), '{"callId":"torn-line","val');
 
-    const second = await open();
-    try {
-      expect(await openCallIntents(second.db, intentsFile())).toBe(1);
-      expect(await failInterruptedCalls(second.db)).toBe(1);
-      const rows = await second.db
-        .select({ id: calls.id, status: calls.status, arguments: calls.arguments, error: calls.errorMessage })
-        .from(calls)
-        .orderBy(calls.createdAt);
-      expect(rows).toEqual([
-        { id: ended.call.id, status: "succeeded", arguments: { text: "ended in time" }, error: null },
-        {
-          id: running.call.id,
-          status: "failed",
-          arguments: { text: "still running" },
-          error: expect.stringMatching(/stopped while this call was running/),
-        },
-      ]);
-      for (const [id, last] of [
-        [ended.call.id, "call.succeeded"],
-        [running.call.id, "call.failed"],
-      ]) {
-        const timeline = await second.db
-          .select({ type: events.type })
-          .from(events)
-          .where(eq(events.callId, id as string))
-          .orderBy(events.id);
-        expect(timeline.map((e) => e.type)).toEqual(["call.requested", "call.started", last]);
-      }
-      expect(readFileSync(intentsFile(), "utf8")).toBe("");
-    } finally {
-      await second.close();
-    }
+    const second = await open("crash");
+    // Only the missing call is written; the one already in the database is left as it is.
+    expect(await openCallIntents(second.db, intentsOf("crash"))).toBe(1);
+    expect(await failInterruptedCalls(second.db)).toBe(1);
+    expect(await rowOf(second, ended.call.id)).toMatchObject({ status: "succeeded", errorMessage: null });
+    expect(await rowOf(second, running.call.id)).toMatchObject({
+      status: "failed",
+      arguments: { text: "still running" },
+      errorMessage: expect.stringMatching(/stopped while this call was running/),
+    });
+    expect((await timelineOf(second, ended.call.id)).map((e) => e.type)).toEqual([
+      "call.requested",
+      "call.started",
+      "call.succeeded",
+    ]);
+    expect((await timelineOf(second, running.call.id)).map((e) => e.type)).toEqual([
+      "call.requested",
+      "call.started",
+      "call.failed",
+    ]);
+    expect(readFileSync(intentsOf("crash"), "utf8")).toBe("");
+  });
+
+  it("writes a call still running after a while as running, dated when it started", async () => {
+    const handle = await withTenant(await open("slow"));
+    await openCallIntents(handle.db, intentsOf("slow"), { startDeferMs: 20 });
+
+    const slow = await recordRunningCall(handle.db, newCall("slow"));
+    await eventually(async () => (await rowOf(handle, slow.call.id))?.status, "the start written");
+    const [requested, started] = await timelineOf(handle, slow.call.id);
+    expect(requested?.createdAt.getTime()).toBe(slow.call.createdAt.getTime());
+    expect(started?.createdAt.getTime()).toBe(slow.call.startedAt?.getTime());
+    await recordFinishedCall(handle.db, succeeded(slow, "slow"));
+    expect(await rowOf(handle, slow.call.id)).toMatchObject({ status: "succeeded" });
+    expect(readFileSync(intentsOf("slow"), "utf8")).toBe("");
+  });
+
+  it("has a call read by id (REST, switchboard__get_call) wait for its row", async () => {
+    const handle = await withTenant(await open("read"));
+    await openCallIntents(handle.db, intentsOf("read"), { startDeferMs: 600_000 });
+    const fresh = await recordRunningCall(handle.db, newCall("read at once"));
+    expect(await rowOf(handle, fresh.call.id)).toBeUndefined();
+    await callOnRecord(handle.db, fresh.call.id);
+    expect(await rowOf(handle, fresh.call.id)).toMatchObject({ status: "running" });
+  });
+
+  it("without an open log, writes the call before it runs", async () => {
+    const handle = await withTenant(await open("no-log"));
+    const call = await recordRunningCall(handle.db, newCall("no log"));
+    expect(await rowOf(handle, call.call.id)).toMatchObject({ status: "running" });
   });
 });
