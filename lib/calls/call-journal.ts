@@ -27,8 +27,9 @@ import { type NewCall, toCallValues } from "./record-call";
  * follows: with the ending, as one insert of the finished call, when the call ends within
  * START_DEFER_MS — most do — or as the start once it has run that long. (A PGlite in memory keeps
  * no log: a crash loses all of it anyway. A PGlite on disk whose log is not open, or could not be
- * appended to, writes the start first, as PostgreSQL does.) Reads of a call by id wait for its row
- * (callOnRecord), so the call an answer names can be read at once.
+ * appended to, writes the start first, as PostgreSQL does.) A read of a call by id writes a
+ * deferred start at once and waits for what is queued (callOnRecord), so the call an answer names
+ * can be read at once, with its ending.
  *
  * Group commit: entries that arrive while a write is in flight are written together in the next
  * one (their statements in one round trip and one transaction, lib/db/plain-statement.ts). One
@@ -54,7 +55,7 @@ type JournalEntry =
 
 class CallJournal {
   private readonly commits: GroupCommit<JournalEntry, CallView | undefined>;
-  /** Calls whose row is queued and not yet written (start or whole entries). */
+  /** Each call's latest queued write, not yet committed. */
   private readonly queued = new Map<string, Promise<unknown>>();
   /** Set at start-up for a PGlite with a data folder (openCallIntents). */
   intentLog: IntentLog | undefined;
@@ -80,14 +81,13 @@ class CallJournal {
 
   add(entry: JournalEntry): Promise<CallView | undefined> {
     const written = this.commits.add(entry);
-    if (entry.kind !== "finish") {
-      const callId = entry.start.view.call.id;
-      this.queued.set(callId, written);
-      const forget = () => {
-        if (this.queued.get(callId) === written) this.queued.delete(callId);
-      };
-      written.then(forget, forget);
-    }
+    // Batches are written in order: the latest write of a call settling means all of its have.
+    const callId = entry.kind === "finish" ? entry.finished.view.call.id : entry.start.view.call.id;
+    this.queued.set(callId, written);
+    const forget = () => {
+      if (this.queued.get(callId) === written) this.queued.delete(callId);
+    };
+    written.then(forget, forget);
     return written;
   }
 
@@ -112,7 +112,7 @@ class CallJournal {
     });
   }
 
-  /** Resolves once the call's row is written, if it is waiting to be. */
+  /** Resolves once the call's row and ending are written, if they are waiting to be. */
   async onRecord(callId: string): Promise<void> {
     await this.writeDeferredStart(callId);
     await this.queued.get(callId)?.catch(() => {});
@@ -147,7 +147,7 @@ function journalOf(db: Database): CallJournal {
 
 /**
  * Records an allowed call as running (see above). Resolves once the call is on record: its start
- * committed, or (PGlite) its intent logged.
+ * committed, or (PGlite on disk) its intent logged; on PGlite in memory, with its start deferred.
  */
 export async function recordRunningCall(db: Database, call: NewCall): Promise<CallView> {
   const journal = journalOf(db);
@@ -165,7 +165,7 @@ export async function recordRunningCall(db: Database, call: NewCall): Promise<Ca
   return (await journal.add({ kind: "start", start, logged: false })) as CallView;
 }
 
-/** Resolves once the call's row is in the database, if this process has it waiting (reads by id). */
+/** Resolves once what this process has waiting of the call is in the database (reads by id). */
 export function callOnRecord(db: Database, callId: string): Promise<void> {
   return journals.get(db)?.onRecord(callId) ?? Promise.resolve();
 }
@@ -236,8 +236,9 @@ function journalTemplates(db: Database): Record<"start" | "whole" | "finish", St
   const suffix = notifies ? "notify" : "quiet";
   // A call's row and its first two events, from the start's arguments: $1 id, $2 tenant,
   // $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name, $8 effect,
-  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data. Events carry
-  // the times they describe: a start written late (deferred) is not dated late.
+  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data. The
+  // journal's events carry the times they describe, by the application's clock like the call's
+  // own times: a start written late (deferred) is not dated late.
   const callColumns = `id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
     effect, arguments, sealed_arguments, created_at, started_at`;
   const callValues = `$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
@@ -277,8 +278,8 @@ function journalTemplates(db: Database): Record<"start" | "whole" | "finish", St
         where id = $1::text and status = 'running'
         returning id, tenant_id, server_id
       ), inserted as (
-        insert into events (tenant_id, type, server_id, call_id, data)
-        select tenant_id, $8::text, server_id, id, $9::jsonb from updated
+        insert into events (tenant_id, type, server_id, call_id, data, created_at)
+        select tenant_id, $8::text, server_id, id, $9::jsonb, coalesce($7::timestamptz, now()) from updated
         returning id, tenant_id, created_at
       )
       select id, created_at, ${notified} as notified from inserted`,

@@ -18,9 +18,12 @@ export type CallIntent = z.infer<typeof intentSchema>;
 const COMPACT_AT_BYTES = 1024 * 1024;
 
 export class IntentLog {
-  /** The lines of calls not yet in the database, by call id. */
+  /** The lines of calls not yet in the database, by call id, and their size in bytes. */
   private readonly unwritten = new Map<string, string>();
+  private unwrittenBytes = 0;
   private size: number;
+  /** Set when a failed append could not be cut off: the log takes no more lines. */
+  private broken = false;
 
   private constructor(
     private readonly file: string,
@@ -35,32 +38,45 @@ export class IntentLog {
     return { log: new IntentLog(file, fs.openSync(file, "a", 0o600)), leftovers };
   }
 
-  /** Throws when the line could not be written whole; then the log is as it was. */
+  /** Throws when the line could not be written whole (the call is then not on record here). */
   append(intent: CallIntent): void {
+    if (this.broken) throw new Error("the intent log failed earlier");
     const line = `${JSON.stringify(intent)}\n`;
     const bytes = Buffer.byteLength(line);
     try {
-      const written = fs.writeSync(this.fd, line);
-      if (written !== bytes) throw new Error(`only ${written} of ${bytes} bytes written`);
+      const appended = fs.writeSync(this.fd, line);
+      if (appended !== bytes) throw new Error(`only ${appended} of ${bytes} bytes written`);
     } catch (error) {
-      // A partial line would swallow the next call's: cut it off.
-      fs.ftruncateSync(this.fd, this.size);
+      // A partial line would swallow the next call's: cut it off, or take no more lines.
+      try {
+        fs.ftruncateSync(this.fd, this.size);
+      } catch {
+        this.broken = true;
+      }
       throw error;
     }
     this.size += bytes;
     this.unwritten.set(intent.callId, line);
+    this.unwrittenBytes += bytes;
   }
 
   /** These logged calls are in the database now. */
   written(callIds: string[]): void {
-    for (const callId of callIds) this.unwritten.delete(callId);
+    for (const callId of callIds) {
+      const line = this.unwritten.get(callId);
+      if (line === undefined) continue;
+      this.unwritten.delete(callId);
+      this.unwrittenBytes -= Buffer.byteLength(line);
+    }
     if (this.unwritten.size === 0) this.clear();
-    else if (this.size > COMPACT_AT_BYTES) this.compact();
+    // Past the bound, and mostly lines already written (else every batch would rewrite it).
+    else if (this.size > COMPACT_AT_BYTES + 2 * this.unwrittenBytes) this.compact();
   }
 
   /** Forgets every line (the leftovers of a previous run, once written). */
   clear(): void {
     this.unwritten.clear();
+    this.unwrittenBytes = 0;
     if (this.size === 0) return;
     fs.ftruncateSync(this.fd, 0);
     this.size = 0;
@@ -73,22 +89,31 @@ export class IntentLog {
     fs.writeFileSync(next, text, { mode: 0o600 });
     // A crash before the rename leaves the full old file: its extra lines name calls already written.
     fs.renameSync(next, this.file);
-    fs.closeSync(this.fd);
+    const previous = this.fd;
     this.fd = fs.openSync(this.file, "a", 0o600);
     this.size = Buffer.byteLength(text);
+    try {
+      fs.closeSync(previous);
+    } catch {
+      // Nothing is written to it any more.
+    }
   }
 }
 
 function readIntents(text: string): CallIntent[] {
   const intents: CallIntent[] = [];
+  let unreadable = 0;
   for (const line of text.split("\n")) {
     if (!line.trim()) continue;
     try {
       const parsed = intentSchema.safeParse(JSON.parse(line));
       if (parsed.success) intents.push(parsed.data);
+      else unreadable++;
     } catch {
-      // A torn last line: the process stopped while appending it, so that call was never run.
+      // Usually a torn last line: the process stopped while appending it, before that call ran.
+      unreadable++;
     }
   }
+  if (unreadable > 0) console.warn(`[switchboard] intent log: ${unreadable} unreadable line(s) skipped`);
   return intents;
 }

@@ -6,13 +6,9 @@ import type { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calls, events } from "@/db/schema";
-import {
-  callOnRecord,
-  openCallIntents,
-  recordFinishedCall,
-  recordRunningCall,
-} from "@/lib/calls/call-journal";
+import { openCallIntents, recordFinishedCall, recordRunningCall } from "@/lib/calls/call-journal";
 import type { CallView } from "@/lib/calls/call-view";
+import { getCall } from "@/lib/calls/read-calls";
 import type { NewCall } from "@/lib/calls/record-call";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
@@ -186,6 +182,7 @@ describe("the call intent log (PGlite on disk)", () => {
     await openCallIntents(handle.db, intentsOf("slow"), { startDeferMs: 20 });
 
     const slow = await recordRunningCall(handle.db, newCall("slow"));
+    expect(readFileSync(intentsOf("slow"), "utf8")).toContain(slow.call.id);
     await eventually(async () => (await rowOf(handle, slow.call.id))?.status, "the start written");
     const [requested, started] = await timelineOf(handle, slow.call.id);
     expect(requested?.createdAt.getTime()).toBe(slow.call.createdAt.getTime());
@@ -195,13 +192,20 @@ describe("the call intent log (PGlite on disk)", () => {
     expect(readFileSync(intentsOf("slow"), "utf8")).toBe("");
   });
 
-  it("has a call read by id (REST, switchboard__get_call) wait for its row", async () => {
+  it("has a call read by id (REST, switchboard__get_call) wait for its row and its ending", async () => {
     const handle = await withTenant(await open("read"));
     await openCallIntents(handle.db, intentsOf("read"), { startDeferMs: 600_000 });
+    const reader = { tenantId: "ws-1", reader: { kind: "workspace" as const } };
     const fresh = await recordRunningCall(handle.db, newCall("read at once"));
     expect(await rowOf(handle, fresh.call.id)).toBeUndefined();
-    await callOnRecord(handle.db, fresh.call.id);
-    expect(await rowOf(handle, fresh.call.id)).toMatchObject({ status: "running" });
+    const read = await getCall(handle.db, { ...reader, callId: fresh.call.id });
+    expect(read.call).toMatchObject({ id: fresh.call.id, status: "running" });
+    expect(read.timeline.map((e) => e.type)).toEqual(["call.requested", "call.started"]);
+
+    // Its ending, queued right after the answer went out, is what a read right after sees.
+    void recordFinishedCall(handle.db, succeeded(fresh, "read at once"));
+    const after = await getCall(handle.db, { ...reader, callId: fresh.call.id });
+    expect(after.call.status).toBe("succeeded");
   });
 
   it("without an open log, writes the call before it runs", async () => {
