@@ -55,6 +55,8 @@ class ResourceSubscriptions {
     deliver: Deliver;
     /** false once the session closed: it may close while the downstream subscribe is in flight */
     sessionOpen: () => boolean;
+    /** false once the principal may no longer use the server: grants may change meanwhile too */
+    stillPermitted: () => Promise<boolean>;
   }): Promise<void> {
     const key = `${params.serverId} ${params.uri}`;
     let watch = this.watches.get(key);
@@ -71,8 +73,19 @@ class ResourceSubscriptions {
     // The last watcher may have left while this one waited: then start over.
     if (this.watches.get(key) !== watch) return this.subscribe(params);
     watch.watchers.set(params.sessionId, params.deliver);
-    // Closed meanwhile: dropSession has run already, so leave now (ending the watch if it was the last).
-    if (!params.sessionOpen()) this.leave(watch, params.sessionId);
+    // Closed or no longer permitted meanwhile: dropSession or dropUnpermitted ran already and
+    // missed this watcher, so it leaves now (ending the watch if it was the last).
+    if (!params.sessionOpen()) {
+      this.leave(watch, params.sessionId);
+      return;
+    }
+    if (!(await params.stillPermitted())) {
+      this.leave(watch, params.sessionId);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${params.uri}: this principal may no longer use the server that lists it.`,
+      );
+    }
   }
 
   unsubscribe(sessionId: string, uri: string): void {
@@ -162,6 +175,9 @@ export function registerSubscriptionHandlers(server: Server, db: Database, conte
       sessionId: session.id,
       deliver: (updated) => session.notifyResourceUpdated(updated),
       sessionOpen: () => !session.closed,
+      // Asked after the watch is registered: a grant change from then on drops it as usual.
+      stillPermitted: async () =>
+        (await resourceServerOrThrow(db, perRequest, uri).catch(() => undefined))?.id === target.id,
     });
     return {};
   });

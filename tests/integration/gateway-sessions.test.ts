@@ -361,12 +361,27 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
       sessionId: "closes-while-subscribing",
       deliver: () => {},
       sessionOpen: () => open,
+      stillPermitted: async () => true,
     });
     // The session ends before the downstream server has answered the subscribe.
     open = false;
     resourceSubscriptions.dropSession("closes-while-subscribing");
     await subscribing;
     expect(resourceSubscriptions.watchedBy("closes-while-subscribing")).toEqual([]);
+  });
+
+  it("refuses a subscribe whose grant went away while it was in flight, watching nothing", async () => {
+    const subscribing = resourceSubscriptions.subscribe({
+      serverId: world.serverId,
+      uri: "test://watched-resource",
+      sessionId: "loses-grant-while-subscribing",
+      deliver: () => {},
+      sessionOpen: () => true,
+      // As the handler finds it once the downstream answered: the grant was replaced meanwhile.
+      stillPermitted: async () => false,
+    });
+    await expect(subscribing).rejects.toThrow(/may no longer use/);
+    expect(resourceSubscriptions.watchedBy("loses-grant-while-subscribing")).toEqual([]);
   });
 
   it("ends a session's subscriptions on a server its principal is no longer granted", async () => {
