@@ -27,9 +27,9 @@ import { type NewCall, toCallValues } from "./record-call";
  * follows: with the ending, as one insert of the finished call, when the call ends within
  * START_DEFER_MS — most do — or as the start once it has run that long. (A PGlite in memory keeps
  * no log: a crash loses all of it anyway. A PGlite on disk whose log is not open, or could not be
- * appended to, writes the start first, as PostgreSQL does.) A read of a call by id writes a
- * deferred start at once and waits for what is queued (callOnRecord), so the call an answer names
- * can be read at once, with its ending.
+ * appended to, writes the start first, as PostgreSQL does.) A read of calls writes deferred starts
+ * at once and waits for what is queued (callOnRecord, callsOnRecord), so the call an answer names
+ * can be read at once, with its ending, and a list shows every call that ran.
  *
  * Group commit: entries that arrive while a write is in flight are written together in the next
  * one (their statements in one round trip and one transaction, lib/db/plain-statement.ts). One
@@ -118,6 +118,13 @@ class CallJournal {
     await this.queued.get(callId)?.catch(() => {});
   }
 
+  /** Resolves once every call this process has waiting is written (a list of calls is read). */
+  async allOnRecord(): Promise<void> {
+    // Each adds its start to `queued` before its first await.
+    for (const callId of [...this.deferred.keys()]) void this.writeDeferredStart(callId);
+    await Promise.all([...this.queued.values()].map((written) => written.catch(() => {})));
+  }
+
   /** The deferred start of `callId`, no longer deferred; undefined when it was written already. */
   takeDeferred(callId: string): { start: StartRecord; logged: boolean } | undefined {
     const deferred = this.deferred.get(callId);
@@ -168,6 +175,11 @@ export async function recordRunningCall(db: Database, call: NewCall): Promise<Ca
 /** Resolves once what this process has waiting of the call is in the database (reads by id). */
 export function callOnRecord(db: Database, callId: string): Promise<void> {
   return journals.get(db)?.onRecord(callId) ?? Promise.resolve();
+}
+
+/** Resolves once every call this process has waiting is in the database (lists of calls). */
+export function callsOnRecord(db: Database): Promise<void> {
+  return journals.get(db)?.allOnRecord() ?? Promise.resolve();
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
-import { callOnRecord } from "./call-journal";
+import { callOnRecord, callsOnRecord } from "./call-journal";
 import {
   type CallDto,
   type CallSummary,
@@ -47,6 +47,8 @@ export async function listCalls(
   params: Scope & { query: Record<string, string> },
 ): Promise<{ calls: CallSummary[]; nextCursor: string | null }> {
   const query = parseOrThrow(listCallsQuerySchema, params.query, "The query");
+  // Calls this process ran a moment ago may not have their rows yet (call-journal).
+  await callsOnRecord(db);
   await expireDueApprovals(db, params);
   const after = query.cursor ? decodeCursor(query.cursor) : undefined;
   const rows = await selectCallViews(

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { calls, events } from "@/db/schema";
 import { openCallIntents, recordFinishedCall, recordRunningCall } from "@/lib/calls/call-journal";
 import type { CallView } from "@/lib/calls/call-view";
-import { getCall } from "@/lib/calls/read-calls";
+import { getCall, listCalls } from "@/lib/calls/read-calls";
 import type { NewCall } from "@/lib/calls/record-call";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
@@ -192,7 +192,7 @@ describe("the call intent log (PGlite on disk)", () => {
     expect(readFileSync(intentsOf("slow"), "utf8")).toBe("");
   });
 
-  it("has a call read by id (REST, switchboard__get_call) wait for its row and its ending", async () => {
+  it("has a call read by id or in a list wait for its row and its ending", async () => {
     const handle = await withTenant(await open("read"));
     await openCallIntents(handle.db, intentsOf("read"), { startDeferMs: 600_000 });
     const reader = { tenantId: "ws-1", reader: { kind: "workspace" as const } };
@@ -206,6 +206,11 @@ describe("the call intent log (PGlite on disk)", () => {
     void recordFinishedCall(handle.db, succeeded(fresh, "read at once"));
     const after = await getCall(handle.db, { ...reader, callId: fresh.call.id });
     expect(after.call.status).toBe("succeeded");
+
+    // A list shows a call still running whose row would otherwise come later.
+    const listed = await recordRunningCall(handle.db, newCall("listed at once"));
+    const { calls: page } = await listCalls(handle.db, { ...reader, query: {} });
+    expect(page.map((c) => [c.id, c.status])).toContainEqual([listed.call.id, "running"]);
   });
 
   it("without an open log, writes the call before it runs", async () => {
