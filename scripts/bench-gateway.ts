@@ -7,7 +7,9 @@
 // Every call echoes a unique token and the bench checks each answer is its own request's.
 // Options: --url <switchboard> --key <principal gateway key> use a running Switchboard (echo must be
 // granted and classified read); otherwise `node server.mjs` (needs `next build`) runs on a free port with a
-// temp PGlite folder. BENCH_CALLS (per client, default 1000), BENCH_WARMUP (per path, default 1000).
+// temp PGlite folder, or with --postgres on a throwaway PostgreSQL server (the test suite's: Debian's
+// postgresql, see scripts/ensure-test-deps.sh). BENCH_CALLS (per client, default 1000), BENCH_WARMUP
+// (per path, default 1000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { setMaxListeners } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,6 +21,7 @@ import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createTestDatabase, startPostgres } from "../tests/fixtures/postgres-server";
 
 // Servers are measured warm, as they run in steady state (V8 optimizes a hot path only after some
 // thousand runs): every path gets the same warm-up before it is measured.
@@ -134,7 +137,9 @@ async function startHttpEcho(): Promise<{ url: string; child: ChildProcess }> {
 }
 
 /** A Switchboard of our own (server.mjs), a principal with echo granted and classified read. */
-async function startSwitchboard(): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+async function startSwitchboard(
+  databaseUrl: string | undefined,
+): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-bench-"));
   const child = spawn("node", [path.join(root, "server.mjs")], {
@@ -144,6 +149,7 @@ async function startSwitchboard(): Promise<{ url: string; key: string; stop: () 
       HOST: "127.0.0.1",
       PORT: String(port),
       SWITCHBOARD_DATA_DIR: path.join(dataDir, "db"),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       SWITCHBOARD_BOOTSTRAP_API_KEY: BOOTSTRAP_KEY,
       NEXT_TELEMETRY_DISABLED: "1",
     },
@@ -191,8 +197,13 @@ async function startSwitchboard(): Promise<{ url: string; key: string; stop: () 
 // ─── run ───────────────────────────────────────────────────────────────────────────────────────
 
 async function main() {
-  const { values } = parseArgs({ options: { url: { type: "string" }, key: { type: "string" } } });
-  console.log(`bench:gateway — node ${process.version}, ${CALLS} calls per client after ${WARMUP} warm-up`);
+  const { values } = parseArgs({
+    options: { url: { type: "string" }, key: { type: "string" }, postgres: { type: "boolean" } },
+  });
+  const database = values.url ? "the given Switchboard's" : values.postgres ? "PostgreSQL" : "PGlite";
+  console.log(
+    `bench:gateway — node ${process.version}, ${database} database, ${CALLS} calls per client after ${WARMUP} warm-up`,
+  );
   const rows: Row[] = [];
   const closers: Array<() => Promise<unknown>> = [];
   try {
@@ -200,10 +211,16 @@ async function main() {
     closers.push(() => stdio.close());
     const http = await startHttpEcho();
     closers.push(async () => http.child.kill("SIGTERM"));
+    let databaseUrl: string | undefined;
+    if (values.postgres && !values.url) {
+      const postgres = await startPostgres();
+      closers.push(() => postgres.stop());
+      databaseUrl = await createTestDatabase(postgres.url);
+    }
     const switchboard =
       values.url && values.key
         ? { url: values.url, key: values.key, stop: async () => {} }
-        : await startSwitchboard();
+        : await startSwitchboard(databaseUrl);
     closers.push(switchboard.stop);
 
     const httpClients = await Promise.all(Array.from({ length: 8 }, () => httpClient(http.url)));
