@@ -45,9 +45,13 @@ async function recoverInterruptedCalls(handle: Awaited<ReturnType<typeof getData
   const { db, dataDir } = handle;
   // Without its intent log a PGlite on disk writes each call before running it (call-journal).
   if (dataDir) {
-    await openCallIntents(db, path.join(dataDir, "call-intents.log")).catch((error: unknown) =>
-      console.error(`[switchboard] call intent log not opened: ${(error as Error).message}`),
+    const fromLog = await openCallIntents(db, path.join(dataDir, "call-intents.log")).catch(
+      (error: unknown) => {
+        console.error(`[switchboard] call intent log not opened: ${(error as Error).message}`);
+        return 0;
+      },
     );
+    if (fromLog > 0) console.log(`[switchboard] ${fromLog} call(s) written from the intent log`);
   }
   const interrupted = await failInterruptedCalls(db).catch((error: unknown) => {
     console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
