@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, tenantId } from "./columns";
 
@@ -41,6 +42,12 @@ export const calls = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
+    /**
+     * The process that runs it, as its PostgreSQL connections name it (`switchboard:<id>`, set by the
+     * database's default on the connection that writes `running`): calls a stopped process left
+     * running are found by it (lib/calls/stopped-runners.ts).
+     */
+    runner: text("runner").default(sql`current_setting('application_name')`),
   },
   (t) => [
     index("calls_tenant_created_idx").on(t.tenantId, t.createdAt),

@@ -475,4 +475,6 @@ const emptyCallRow: Omit<
   durationMs: null,
   startedAt: null,
   finishedAt: null,
+  // Set by the database (the connection's name); not needed in memory.
+  runner: null,
 };

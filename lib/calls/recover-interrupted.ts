@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { calls } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { recordCallEvent } from "./call-events";
@@ -9,10 +9,11 @@ import { loadCallView } from "./call-view";
  * will ever end them, and the tool may or may not have finished. They are ended as failed, saying
  * so, with their event — so the history shows what happened instead of a call running forever.
  *
- * Only safe where this process is the database's only user: embedded PGlite, whose data folder is
- * locked to one process. On a shared PostgreSQL another process may be running them right now.
+ * Without `runners`, every running call: only safe where this process is the database's only user,
+ * embedded PGlite, whose data folder is locked to one process. On a shared PostgreSQL, only the
+ * calls of runners known to have stopped (lib/calls/stopped-runners.ts).
  */
-export async function failInterruptedCalls(db: Database): Promise<number> {
+export async function failInterruptedCalls(db: Database, runners?: string[]): Promise<number> {
   const ended = await db
     .update(calls)
     .set({
@@ -23,7 +24,7 @@ export async function failInterruptedCalls(db: Database): Promise<number> {
       finishedAt: new Date(),
       sealedArguments: null,
     })
-    .where(eq(calls.status, "running"))
+    .where(and(eq(calls.status, "running"), runners ? inArray(calls.runner, runners) : undefined))
     .returning({ id: calls.id, tenantId: calls.tenantId });
   for (const call of ended) {
     const view = await loadCallView(db, { tenantId: call.tenantId, callId: call.id });

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
@@ -41,7 +41,8 @@ export async function runApprovedCall(
 ): Promise<CallView | undefined> {
   const [claimed] = await db
     .update(calls)
-    .set({ status: "running", startedAt: new Date() })
+    // Run by this process: its connection's name (see calls.runner).
+    .set({ status: "running", startedAt: new Date(), runner: sql`current_setting('application_name')` })
     .where(
       and(eq(calls.tenantId, params.tenantId), eq(calls.id, params.callId), eq(calls.status, "approved")),
     )

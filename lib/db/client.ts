@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -29,6 +30,8 @@ export type OpenDatabaseOptions =
   | { driver: "pglite"; dataDir?: string; loadDataDir?: Blob | File };
 
 const MIGRATION_LOCK_ID = 727_274;
+/** How a Switchboard process names its PostgreSQL connections: `switchboard:<random id>`. */
+export const RUNNER_PREFIX = "switchboard:";
 const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
 /** Opens and migrates a database. Callers own the handle; the app's handle lives in ./process-db. */
@@ -38,7 +41,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
-  const client = postgres(url, { max: 10, onnotice: () => {} });
+  // Every connection of this process carries its name: a call's row records it (calls.runner), and
+  // a process with no connection left has stopped (lib/calls/stopped-runners.ts).
+  const client = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connection: { application_name: `${RUNNER_PREFIX}${randomUUID()}` },
+  });
   const db = drizzlePostgres(client, { schema }) as unknown as Database;
   try {
     // Several Switchboard processes may start at once on one server: migrate one at a time.

@@ -2,6 +2,7 @@ import path from "node:path";
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
+import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
@@ -28,6 +29,7 @@ export async function startRuntime(): Promise<void> {
       ),
     );
     if (driver === "pglite") await recoverInterruptedCalls(handle);
+    else startStoppedRunnerSweeps(db);
     if (await needsSetup(db)) await announceSetup(db);
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);

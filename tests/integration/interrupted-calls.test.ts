@@ -4,16 +4,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { calls, events } from "@/db/schema";
 import { openCallIntents, recordFinishedCall, recordRunningCall } from "@/lib/calls/call-journal";
 import type { CallView } from "@/lib/calls/call-view";
 import { getCall, listCalls } from "@/lib/calls/read-calls";
 import type { NewCall } from "@/lib/calls/record-call";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
+import { StoppedRunnerSweeper } from "@/lib/calls/stopped-runners";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import type { ProcessDatabase } from "@/lib/db/process-db";
-import { openProcessTestDatabase } from "../fixtures/databases";
+import { openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 
 describe("calls a stopped Switchboard left running (embedded PGlite)", () => {
@@ -217,5 +219,81 @@ describe("the call intent log (PGlite on disk)", () => {
     const handle = await withTenant(await open("no-log"));
     const call = await recordRunningCall(handle.db, newCall("no log"));
     expect(await rowOf(handle, call.call.id)).toMatchObject({ status: "running" });
+  });
+});
+
+describe("calls a stopped Switchboard process left running (shared PostgreSQL)", () => {
+  let handle: DatabaseHandle;
+  const client = () => handle.client as postgres.Sql;
+
+  beforeAll(async () => {
+    handle = await openTestDatabase("postgres");
+    await client()`insert into tenants (id, slug, name) values ('ws-1', 'ws-1', 'One')`;
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  const insertRunning = async (runner: string | null | undefined) => {
+    const id = randomUUID();
+    await handle.db.insert(calls).values({
+      id,
+      tenantId: "ws-1",
+      requesterKind: "principal",
+      requesterId: "agent",
+      toolName: "echo",
+      gatewayName: "local-tools__echo",
+      effect: "read",
+      arguments: { text: "hi" },
+      status: "running",
+      startedAt: new Date(),
+      // undefined: the database's default, this process's connection name
+      ...(runner === undefined ? {} : { runner }),
+    });
+    return id;
+  };
+  const statusOf = async (id: string) =>
+    (await handle.db.select({ status: calls.status }).from(calls).where(eq(calls.id, id)))[0]?.status;
+
+  it("ends the calls of a process with no connection left at two sweeps in a row; others run on", async () => {
+    const gone = await insertRunning(`switchboard:${randomUUID()}`);
+    const ours = await insertRunning(undefined);
+    const unnamed = await insertRunning(null);
+    const [row] = await handle.db.select({ runner: calls.runner }).from(calls).where(eq(calls.id, ours));
+    expect(row?.runner).toMatch(/^switchboard:/);
+
+    const sweeper = new StoppedRunnerSweeper(handle.db);
+    // First seen stopped: only a suspect.
+    expect(await sweeper.sweep()).toBe(0);
+    expect(await statusOf(gone)).toBe("running");
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await statusOf(gone)).toBe("failed");
+    expect(await statusOf(ours)).toBe("running");
+    expect(await statusOf(unnamed)).toBe("running");
+    const timeline = await handle.db
+      .select({ type: events.type })
+      .from(events)
+      .where(eq(events.callId, gone));
+    expect(timeline.map((e) => e.type)).toEqual(["call.failed"]);
+  });
+
+  it("leaves the calls of a process whose connections were gone for one sweep only", async () => {
+    const name = `switchboard:${randomUUID()}`;
+    const blipping = await insertRunning(name);
+    const sweeper = new StoppedRunnerSweeper(handle.db);
+    expect(await sweeper.sweep()).toBe(0);
+    // The process is back (a connection under its name) by the next sweep.
+    const back = postgres(inject("postgresUrl"), { max: 1, connection: { application_name: name } });
+    try {
+      await back`select 1`;
+      expect(await sweeper.sweep()).toBe(0);
+      expect(await sweeper.sweep()).toBe(0);
+      expect(await statusOf(blipping)).toBe("running");
+    } finally {
+      await back.end();
+    }
+    expect(await sweeper.sweep()).toBe(0);
+    expect(await sweeper.sweep()).toBe(1);
+    expect(await statusOf(blipping)).toBe("failed");
   });
 });

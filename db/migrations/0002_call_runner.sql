@@ -1,0 +1,1 @@
+ALTER TABLE "calls" ADD COLUMN "runner" text DEFAULT current_setting('application_name');
