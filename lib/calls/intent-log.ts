@@ -18,8 +18,8 @@ export type CallIntent = z.infer<typeof intentSchema>;
 const COMPACT_AT_BYTES = 1024 * 1024;
 
 export class IntentLog {
-  /** The lines of calls not yet in the database, by call id, and their size in bytes. */
-  private readonly unwritten = new Map<string, string>();
+  /** The lines of calls not yet in the database (and their size in bytes), by call id. */
+  private readonly unwritten = new Map<string, { line: string; bytes: number }>();
   private unwrittenBytes = 0;
   private size: number;
   /** Set when a failed append could not be cut off: the log takes no more lines. */
@@ -56,17 +56,17 @@ export class IntentLog {
       throw error;
     }
     this.size += bytes;
-    this.unwritten.set(intent.callId, line);
+    this.unwritten.set(intent.callId, { line, bytes });
     this.unwrittenBytes += bytes;
   }
 
   /** These logged calls are in the database now. */
   written(callIds: string[]): void {
     for (const callId of callIds) {
-      const line = this.unwritten.get(callId);
-      if (line === undefined) continue;
+      const logged = this.unwritten.get(callId);
+      if (!logged) continue;
       this.unwritten.delete(callId);
-      this.unwrittenBytes -= Buffer.byteLength(line);
+      this.unwrittenBytes -= logged.bytes;
     }
     if (this.unwritten.size === 0) this.clear();
     // Past the bound, and mostly lines already written (else every batch would rewrite it).
@@ -84,14 +84,14 @@ export class IntentLog {
 
   /** Rewrites the file with the lines of calls still missing in the database. */
   private compact(): void {
-    const text = [...this.unwritten.values()].join("");
+    const text = [...this.unwritten.values()].map((logged) => logged.line).join("");
     const next = `${this.file}.next`;
     fs.writeFileSync(next, text, { mode: 0o600 });
     // A crash before the rename leaves the full old file: its extra lines name calls already written.
     fs.renameSync(next, this.file);
     const previous = this.fd;
     this.fd = fs.openSync(this.file, "a", 0o600);
-    this.size = Buffer.byteLength(text);
+    this.size = this.unwrittenBytes;
     try {
       fs.closeSync(previous);
     } catch {

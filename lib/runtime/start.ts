@@ -3,14 +3,14 @@ import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
-import { getDatabase } from "@/lib/db/process-db";
+import { getDatabase, type ProcessDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { startServerRuntime } from "./server-runtime";
 
 /** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */
 export async function startRuntime(): Promise<void> {
-  let handle: Awaited<ReturnType<typeof getDatabase>>;
+  let handle: ProcessDatabase;
   try {
     handle = await getDatabase();
   } catch {
@@ -43,7 +43,7 @@ export async function startRuntime(): Promise<void> {
  * is one the last run left. Ended as failed before the pool starts. Each step's failure is logged
  * and tried again at the next start, and keeps neither the other step nor the pool from starting.
  */
-async function recoverInterruptedCalls(handle: Awaited<ReturnType<typeof getDatabase>>): Promise<void> {
+async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
   const { db, dataDir } = handle;
   // Without its intent log a PGlite on disk writes each call before running it (call-journal).
   if (dataDir) {
@@ -63,7 +63,7 @@ async function recoverInterruptedCalls(handle: Awaited<ReturnType<typeof getData
     console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
 }
 
-async function announceSetup(db: Awaited<ReturnType<typeof getDatabase>>["db"]) {
+async function announceSetup(db: ProcessDatabase["db"]) {
   const url = `${readEnv().publicUrl}/setup`;
   if (!setupNeedsToken()) {
     console.log(`[switchboard] first run: open ${url} to create the admin account`);

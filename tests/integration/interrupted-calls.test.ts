@@ -18,6 +18,20 @@ import type { ProcessDatabase } from "@/lib/db/process-db";
 import { openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 
+/** A call row as a run left it, with only what a test varies given. */
+const callRow = (
+  row: Pick<typeof calls.$inferInsert, "id" | "tenantId" | "status"> & Partial<typeof calls.$inferInsert>,
+): typeof calls.$inferInsert => ({
+  requesterKind: "principal",
+  requesterId: "agent",
+  toolName: "echo",
+  gatewayName: "local-tools__echo",
+  effect: "read",
+  arguments: { text: "hi" },
+  startedAt: new Date(),
+  ...row,
+});
+
 describe("calls a stopped Switchboard left running (embedded PGlite)", () => {
   let handle: ProcessDatabase;
 
@@ -29,18 +43,7 @@ describe("calls a stopped Switchboard left running (embedded PGlite)", () => {
   });
 
   const insertCall = async (id: string, status: "running" | "succeeded") => {
-    await handle.db.insert(calls).values({
-      id,
-      tenantId: handle.defaultTenant.id,
-      requesterKind: "principal",
-      requesterId: "agent",
-      toolName: "echo",
-      gatewayName: "local-tools__echo",
-      effect: "read",
-      arguments: { text: "hi" },
-      status,
-      startedAt: new Date(),
-    });
+    await handle.db.insert(calls).values(callRow({ id, tenantId: handle.defaultTenant.id, status }));
   };
 
   it("ends them as failed, saying the outcome is unknown, with their event; finished calls stay", async () => {
@@ -236,20 +239,12 @@ describe("calls a stopped Switchboard process left running (shared PostgreSQL)",
 
   const insertRunning = async (runner: string | null | undefined) => {
     const id = randomUUID();
-    await handle.db.insert(calls).values({
-      id,
-      tenantId: "ws-1",
-      requesterKind: "principal",
-      requesterId: "agent",
-      toolName: "echo",
-      gatewayName: "local-tools__echo",
-      effect: "read",
-      arguments: { text: "hi" },
-      status: "running",
-      startedAt: new Date(),
-      // undefined: the database's default, this process's connection name
-      ...(runner === undefined ? {} : { runner }),
-    });
+    // undefined: the database's default, this process's connection name
+    await handle.db
+      .insert(calls)
+      .values(
+        callRow({ id, tenantId: "ws-1", status: "running", ...(runner === undefined ? {} : { runner }) }),
+      );
     return id;
   };
   const statusOf = async (id: string) =>
