@@ -52,6 +52,9 @@ export const calls = pgTable(
   (t) => [
     index("calls_tenant_created_idx").on(t.tenantId, t.createdAt),
     uniqueIndex("calls_idempotency_key").on(t.tenantId, t.requesterId, t.idempotencyKey),
+    // Running calls by runner: the stopped-runner sweep (every 30 s) and the start-up recovery read
+    // only these, and must not scan the whole history to find them.
+    index("calls_running_runner_idx").on(t.runner).where(sql`${t.status} = 'running'`),
   ],
 );
 

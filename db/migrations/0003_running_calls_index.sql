@@ -1,0 +1,1 @@
+CREATE INDEX "calls_running_runner_idx" ON "calls" USING btree ("runner") WHERE "calls"."status" = 'running';
