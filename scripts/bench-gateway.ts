@@ -1,10 +1,14 @@
 // npm run bench:gateway — what the /mcp gateway costs over talking to a server directly.
-// The demo local-tools `echo`, three ways, each with 1 and then 8 concurrent clients:
+// The demo local-tools `echo`, four ways, each with 1 and then 8 concurrent clients:
 //   direct stdio    SDK client → local-tools over stdio (8 callers share one connection, as the pool does)
 //   direct HTTP     SDK clients → an `echo` MCP server over streamable HTTP (tiny wrapper, own process)
+//   relay proxy     SDK clients → mcp-proxy (npm; streamable HTTP → stdio, relays and nothing else)
+//                   → local-tools: what a proxy that does no work per call costs
 //   gateway /mcp    SDK clients → Switchboard /mcp → pooled stdio local-tools; every call authorized,
 //                   recorded and its result stored
-// Every call echoes a unique token and the bench checks each answer is its own request's.
+// Every call echoes a unique token and the bench checks each answer is its own request's. On Linux
+// it also prints the CPU each call cost the bench's clients and the serving processes (the server
+// and its children, from /proc): on a machine with few cores, their sum bounds calls/s.
 // Options: --url <switchboard> --key <principal gateway key> use a running Switchboard (echo must be
 // granted and classified read); otherwise `node server.mjs` (needs `next build`) runs on a free port with a
 // temp PGlite folder, or with --postgres on a throwaway PostgreSQL server (the test suite's: Debian's
@@ -12,7 +16,7 @@
 // (per path, default 1000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { setMaxListeners } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,7 +39,16 @@ const root = process.cwd();
 const BOOTSTRAP_KEY = "sb_bench-bootstrap-key-0123456789abcdef";
 
 type Caller = (text: string) => Promise<string>;
-type Row = { name: string; clients: number; samples: number[]; seconds: number; mismatches: number };
+type Row = {
+  name: string;
+  clients: number;
+  samples: number[];
+  seconds: number;
+  mismatches: number;
+  /** CPU of this process (the clients) and of the serving process tree while measuring, in ms */
+  clientCpuMs: number;
+  serverCpuMs: number | undefined;
+};
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -72,11 +85,43 @@ function echoCaller(client: Client, name: string): Caller {
   return async (text) => textOf(await client.callTool({ name, arguments: { text } }));
 }
 
+/** CPU time (user + system) of `pid` and its descendants, in ms; undefined without /proc. */
+function processTreeCpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  const TICK_MS = 10; // USER_HZ is 100 on Linux
+  const stats = new Map<number, { parent: number; ticks: number }>();
+  try {
+    for (const entry of readdirSync("/proc")) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        // Fields after the command (which may hold spaces): state, ppid, …, utime (14th), stime (15th).
+        const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+        stats.set(Number(entry), {
+          parent: Number(fields[1]),
+          ticks: Number(fields[11]) + Number(fields[12]),
+        });
+      } catch {} // exited meanwhile
+    }
+  } catch {
+    return undefined;
+  }
+  if (!stats.has(pid)) return undefined;
+  let ticks = 0;
+  const tree = [pid];
+  for (const member of tree) {
+    ticks += stats.get(member)?.ticks ?? 0;
+    for (const [child, { parent }] of stats) if (parent === member) tree.push(child);
+  }
+  return ticks * TICK_MS;
+}
+
 /** `clients` callers, each making CALLS sequential calls; all run at once. */
-async function measure(name: string, callers: Caller[]): Promise<Row> {
+async function measure(name: string, callers: Caller[], serverPid: number | undefined): Promise<Row> {
   for (const call of callers) for (let i = 0; i < WARMUP / callers.length; i++) await call(`warm-${i}`);
   const samples: number[] = [];
   let mismatches = 0;
+  const serverCpuBefore = processTreeCpuMs(serverPid);
+  const clientCpuBefore = process.cpuUsage();
   const start = performance.now();
   await Promise.all(
     callers.map(async (call, c) => {
@@ -89,7 +134,21 @@ async function measure(name: string, callers: Caller[]): Promise<Row> {
       }
     }),
   );
-  return { name, clients: callers.length, samples, seconds: (performance.now() - start) / 1000, mismatches };
+  const seconds = (performance.now() - start) / 1000;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const serverCpuAfter = processTreeCpuMs(serverPid);
+  return {
+    name,
+    clients: callers.length,
+    samples,
+    seconds,
+    mismatches,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+    serverCpuMs:
+      serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : serverCpuAfter - serverCpuBefore,
+  };
 }
 
 function stats(samples: number[]) {
@@ -101,17 +160,18 @@ function stats(samples: number[]) {
 
 // ─── the three targets ─────────────────────────────────────────────────────────────────────────
 
-async function stdioClient(): Promise<Client> {
+const localTools = ["--import", "tsx", path.join(root, "demo-servers", "local-tools.ts")];
+
+async function stdioClient(): Promise<{ client: Client; pid: number | undefined }> {
   const client = new Client({ name: "bench-stdio", version: "0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: "node",
-      args: ["--import", "tsx", path.join(root, "demo-servers", "local-tools.ts")],
-      cwd: root,
-      stderr: "ignore",
-    }),
-  );
-  return client;
+  const transport = new StdioClientTransport({
+    command: "node",
+    args: localTools,
+    cwd: root,
+    stderr: "ignore",
+  });
+  await client.connect(transport);
+  return { client, pid: transport.pid ?? undefined };
 }
 
 async function httpClient(url: string, headers: Record<string, string> = {}): Promise<Client> {
@@ -136,10 +196,29 @@ async function startHttpEcho(): Promise<{ url: string; child: ChildProcess }> {
   return { url, child };
 }
 
+/** mcp-proxy (a relay-only proxy from npm) serving local-tools over streamable HTTP at /mcp. */
+async function startRelayProxy(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const bin = path.join(root, "node_modules", "mcp-proxy", "dist", "bin", "mcp-proxy.mjs");
+  // No event store: neither the direct HTTP server nor the gateway keeps one by default. Its stderr
+  // is dropped: it logs every session, and Node's listener-count warning for its request signals.
+  const child = spawn(
+    "node",
+    [bin, "--host", "127.0.0.1", "--port", String(port), "--no-eventStore", "--", "node", ...localTools],
+    { cwd: root, stdio: "ignore" },
+  );
+  const url = `http://127.0.0.1:${port}/mcp`;
+  await waitFor(
+    async () => ((await fetch(url, { method: "GET" })).status > 0 ? true : undefined),
+    "mcp-proxy",
+  );
+  return { url, child };
+}
+
 /** A Switchboard of our own (server.mjs), a principal with echo granted and classified read. */
 async function startSwitchboard(
   databaseUrl: string | undefined,
-): Promise<{ url: string; key: string; stop: () => Promise<void> }> {
+): Promise<{ url: string; key: string; pid: number | undefined; stop: () => Promise<void> }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-bench-"));
   const child = spawn("node", [path.join(root, "server.mjs")], {
@@ -186,6 +265,7 @@ async function startSwitchboard(
   return {
     url: `${base}/mcp`,
     key,
+    pid: child.pid,
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -208,9 +288,11 @@ async function main() {
   const closers: Array<() => Promise<unknown>> = [];
   try {
     const stdio = await stdioClient();
-    closers.push(() => stdio.close());
+    closers.push(() => stdio.client.close());
     const http = await startHttpEcho();
     closers.push(async () => http.child.kill("SIGTERM"));
+    const relay = await startRelayProxy();
+    closers.push(async () => relay.child.kill("SIGTERM"));
     let databaseUrl: string | undefined;
     if (values.postgres && !values.url) {
       const postgres = await startPostgres();
@@ -219,48 +301,42 @@ async function main() {
     }
     const switchboard =
       values.url && values.key
-        ? { url: values.url, key: values.key, stop: async () => {} }
+        ? { url: values.url, key: values.key, pid: undefined, stop: async () => {} }
         : await startSwitchboard(databaseUrl);
     closers.push(switchboard.stop);
 
     const httpClients = await Promise.all(Array.from({ length: 8 }, () => httpClient(http.url)));
+    const relayClients = await Promise.all(Array.from({ length: 8 }, () => httpClient(relay.url)));
     const auth = { Authorization: `Bearer ${switchboard.key}` };
     const gatewayClients = await Promise.all(
       Array.from({ length: 8 }, () => httpClient(switchboard.url, auth)),
     );
-    closers.push(...httpClients.map((c) => () => c.close()), ...gatewayClients.map((c) => () => c.close()));
+    closers.push(...[...httpClients, ...relayClients, ...gatewayClients].map((c) => () => c.close()));
 
     for (const clients of [1, 8]) {
-      rows.push(
-        await measure(
-          "direct stdio",
-          Array.from({ length: clients }, () => echoCaller(stdio, "echo")),
-        ),
-      );
-      rows.push(
-        await measure(
-          "direct HTTP",
-          httpClients.slice(0, clients).map((c) => echoCaller(c, "echo")),
-        ),
-      );
-      rows.push(
-        await measure(
-          "gateway /mcp",
-          gatewayClients.slice(0, clients).map((c) => echoCaller(c, "local-tools__echo")),
-        ),
-      );
+      const callers = (list: Client[], tool: string) =>
+        list.slice(0, clients).map((c) => echoCaller(c, tool));
+      const stdioCallers = Array.from({ length: clients }, () => echoCaller(stdio.client, "echo"));
+      rows.push(await measure("direct stdio", stdioCallers, stdio.pid));
+      rows.push(await measure("direct HTTP", callers(httpClients, "echo"), http.child.pid));
+      rows.push(await measure("relay proxy", callers(relayClients, "echo"), relay.child.pid));
+      rows.push(await measure("gateway /mcp", callers(gatewayClients, "local-tools__echo"), switchboard.pid));
     }
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
   }
 
-  console.log("\n| path | clients | p50 | p95 | p99 | calls/s | mismatched results |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log(
+    "\n| path | clients | p50 | p95 | p99 | calls/s | CPU/call: clients | CPU/call: server | mismatched results |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
   for (const row of rows) {
     const s = stats(row.samples);
     const f = (v: number) => `${v.toFixed(2)} ms`;
+    const perCall = (ms: number | undefined) =>
+      ms === undefined ? "—" : `${(ms / row.samples.length).toFixed(2)} ms`;
     console.log(
-      `| ${row.name} | ${row.clients} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${(row.samples.length / row.seconds).toFixed(0)} | ${row.mismatches} |`,
+      `| ${row.name} | ${row.clients} | ${f(s.p50)} | ${f(s.p95)} | ${f(s.p99)} | ${(row.samples.length / row.seconds).toFixed(0)} | ${perCall(row.clientCpuMs)} | ${perCall(row.serverCpuMs)} | ${row.mismatches} |`,
     );
   }
   if (rows.some((r) => r.mismatches > 0)) {
