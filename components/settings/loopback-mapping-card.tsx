@@ -26,6 +26,9 @@ export function LoopbackMappingCard({
   canManage: boolean;
 }) {
   const mapped = settings.loopbackPrincipal;
+  // Nothing set here and nothing this workspace could set: the notices above say why; a form or a
+  // "create a principal first" step would invite a change that cannot apply.
+  const cannotTurnOn = !mapped && (!settings.canMapLoopback || settings.isLoopbackHeldElsewhere);
   return (
     <section
       aria-labelledby="loopback-heading"
@@ -52,7 +55,7 @@ export function LoopbackMappingCard({
           {HELD_ELSEWHERE}
         </Alert>
       ) : null}
-      {principals.length === 0 && !mapped ? (
+      {cannotTurnOn ? null : principals.length === 0 && !mapped ? (
         <div className="rounded-md border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600">
           <p className="font-medium text-slate-900">No principals yet</p>
           <p className="mt-1">The mapping needs a principal to act as: create one, with its grants, first.</p>

@@ -122,6 +122,43 @@ test.describe("Settings → Gateway", () => {
     }
   });
 
+  test("a workspace without principals, while another holds the mapping, is told so and offered nothing", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const api = await adminApi(playwright, baseURL);
+    const workspace = page.getByRole("combobox", { name: "Workspace", exact: true });
+    try {
+      // The default workspace holds the mapping.
+      const on = await api.put("/api/v1/settings/gateway", { data: { loopbackPrincipalId: principalId } });
+      expect(on.status()).toBe(200);
+
+      // A new workspace has no principals, and could not take the mapping if it had some.
+      await page.goto("/");
+      await workspace.selectOption({ label: "+ New workspace…" });
+      const dialog = page.getByRole("dialog", { name: "New workspace" });
+      await dialog.getByRole("textbox", { name: "Name" }).fill(`Held elsewhere ${principalName}`);
+      await dialog.getByRole("button", { name: "Create workspace" }).click();
+      await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+      await page.goto("/settings/gateway");
+      await expect(page.getByTestId("loopback-mapping-state")).toContainText(
+        "Every gateway request needs a principal's key.",
+      );
+      await expect(page.getByText("Held by another workspace")).toBeVisible();
+      // No step that could not lead anywhere: neither "create a principal first" nor a form.
+      await expect(page.getByText("No principals yet")).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Go to Principals" })).toHaveCount(0);
+      await expect(page.getByLabel("Act as", { exact: true })).toHaveCount(0);
+    } finally {
+      await page.goto("/");
+      await workspace.selectOption({ label: "Default workspace (admin)" });
+      await expect(page.getByText("Default workspace: your MCP servers at a glance.")).toBeVisible();
+      await api.put("/api/v1/settings/gateway", { data: { loopbackPrincipalId: null } });
+      await api.dispose();
+    }
+  });
+
   test("the REST API reads the same setting, off again, and refuses an unknown principal", async ({
     api,
   }) => {
