@@ -1,3 +1,4 @@
+import { pluralize } from "@/components/servers/detail/format";
 import type { MinuteBucket } from "./calls-per-minute";
 
 const WIDTH = 300;
@@ -18,7 +19,7 @@ export function CallsChart({ buckets }: { buckets: MinuteBucket[] }) {
     <svg
       viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
       role="img"
-      aria-label={`${total} calls in the last ${buckets.length} minutes; at most ${peak} in one minute.`}
+      aria-label={`${pluralize(total, "call")} in the last ${buckets.length} minutes; at most ${peak} in one minute.`}
       className="h-16 w-full"
       preserveAspectRatio="none"
     >

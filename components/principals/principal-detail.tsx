@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SectionTitle } from "@/components/servers/detail/data-table";
+import { pluralize } from "@/components/servers/detail/format";
 import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
@@ -48,7 +49,7 @@ export function PrincipalDetail(props: { id: string; canManage: boolean; isJustC
         ) : null}
         <PrincipalKeys principalId={principal.id} keys={principal.keys} canManage={props.canManage} />
       </Panel>
-      <Panel title="Grants" aside={`${principal.grants.length} patterns`}>
+      <Panel title="Grants" aside={pluralize(principal.grants.length, "pattern")}>
         <GrantsEditor principal={principal} canManage={props.canManage} />
       </Panel>
     </>

@@ -135,6 +135,7 @@ test.describe("tools, playground and principals", () => {
     await page.getByRole("combobox", { name: "Grant pattern" }).fill("local-tools__*");
     await page.getByRole("button", { name: "Add grant" }).click();
     await expect(page.getByTestId("grant-local-tools__*")).toContainText("matches 3 tools");
+    await expect(page.getByText("1 pattern", { exact: true })).toBeVisible();
     const grants = await page.request.get(`/api/v1/principals/${principalId}/grants`);
     expect(await grants.json()).toEqual({ patterns: ["local-tools__*"] });
 
