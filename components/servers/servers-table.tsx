@@ -32,11 +32,11 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
     <DataTable
       columns={[
         { label: "Name", className: "w-[22%]" },
-        { label: "Transport", className: "w-[11%]" },
-        { label: "Target", className: "w-[29%]" },
+        { label: "Transport", className: "w-[10%]" },
+        { label: "Target", className: "w-[26%]" },
         { label: "Enabled", className: "w-[8%]" },
-        { label: "Status", className: "w-[18%]" },
-        { label: "Actions", className: "w-[12%]", srOnly: true },
+        { label: "Status", className: "w-[17%]" },
+        { label: "Actions", className: "w-[17%]", srOnly: true },
       ]}
       fixed
     >
@@ -73,9 +73,10 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
               </p>
             ) : null}
           </td>
-          <td className="whitespace-nowrap px-4 py-3 text-right align-top">
+          <td className="px-4 py-3 align-top">
             {canManage ? (
-              <>
+              // Side by side where they fit, stacked in a narrow window: never cut off.
+              <div className="flex flex-wrap justify-end gap-1">
                 <ButtonLink
                   variant="ghost"
                   href={`/servers/${server.name}/edit`}
@@ -84,7 +85,7 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
                   Edit
                 </ButtonLink>
                 <DeleteServerButton name={server.name} />
-              </>
+              </div>
             ) : null}
           </td>
         </tr>

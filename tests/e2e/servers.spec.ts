@@ -8,6 +8,16 @@ test.describe("servers", () => {
     await expect(servers.row("local-tools")).toContainText("Local tools");
     await expect(servers.row("local-tools")).toContainText("demo-servers/local-tools.ts");
     await expect(servers.row("files")).toContainText("Files (read-only)");
+
+    // The row's actions are whole, not cut off at the table's edge (the default 1280 px window).
+    const table = await page.getByRole("table").boundingBox();
+    for (const name of ["Edit local-tools", "Delete local-tools"]) {
+      const action = await servers
+        .row("local-tools")
+        .getByRole(name.startsWith("Edit") ? "link" : "button", { name })
+        .boundingBox();
+      expect(action && table && action.x + action.width <= table.x + table.width, name).toBe(true);
+    }
   });
 
   test("bad input shows field errors beside the fields and saves nothing", async ({ page, api }) => {
