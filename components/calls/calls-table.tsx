@@ -10,12 +10,12 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
   return (
     <DataTable
       columns={[
-        { label: "Tool", className: "w-[27%]" },
-        { label: "Status", className: "w-[22%]" },
+        { label: "Tool", className: "w-[24%]" },
+        { label: "Status", className: "w-[20%]" },
         { label: "Requester", className: "w-[15%]" },
-        { label: "Effect", className: "w-[16%]" },
+        { label: "Effect", className: "w-[18%]" },
         { label: "When", className: "w-[11%]" },
-        { label: "Duration", className: "w-[9%]" },
+        { label: "Duration", className: "w-[12%]" },
       ]}
       fixed
     >

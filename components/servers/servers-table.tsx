@@ -31,11 +31,11 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
   return (
     <DataTable
       columns={[
-        { label: "Name", className: "w-[22%]" },
-        { label: "Transport", className: "w-[10%]" },
-        { label: "Target", className: "w-[26%]" },
-        { label: "Enabled", className: "w-[8%]" },
-        { label: "Status", className: "w-[17%]" },
+        { label: "Name", className: "w-[21%]" },
+        { label: "Transport", className: "w-[11%]" },
+        { label: "Target", className: "w-[24%]" },
+        { label: "Enabled", className: "w-[9%]" },
+        { label: "Status", className: "w-[18%]" },
         { label: "Actions", className: "w-[17%]", srOnly: true },
       ]}
       fixed
