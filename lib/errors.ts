@@ -19,7 +19,16 @@ export const errorStatus = {
 export type ErrorCode = keyof typeof errorStatus;
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * Marks an AppError across copies of this module. Next.js bundles a module once per entry that
+ * imports it, so an AppError thrown by the runtime's copy (the connection pool, started by
+ * instrumentation) reaches a route handler whose copy has another AppError class: `instanceof`
+ * alone would call a call's timeout an upstream error, or a 404 a 500.
+ */
+const BRAND = Symbol.for("switchboard.AppError");
+
 export class AppError extends Error {
+  readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors | undefined;
 
@@ -32,6 +41,12 @@ export class AppError extends Error {
 
   get status(): number {
     return errorStatus[this.code];
+  }
+
+  /** `instanceof AppError` holds for an AppError of any copy of this module (subclasses: as usual). */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 }
 
