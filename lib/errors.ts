@@ -45,6 +45,7 @@ export class AppError extends Error {
 
   /** `instanceof AppError` holds for an AppError of any copy of this module (subclasses: as usual). */
   static [Symbol.hasInstance](value: unknown): boolean {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof was asked about
     if (this !== AppError) return Function.prototype[Symbol.hasInstance].call(this, value);
     return typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
