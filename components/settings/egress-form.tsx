@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { type FormEvent, useState, useTransition } from "react";
+import { type FormEvent, useRef, useState, useTransition } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -15,12 +15,22 @@ const lines = (text: string) =>
     .map((l) => l.trim())
     .filter(Boolean);
 
+/** The fields that show their own errors, by their path in the policy. */
+const FIELD_PATHS = ["stdio.allowedCommands", "http.allowHosts", "http.denyHosts"] as const;
+
+const valueAt = (input: Record<string, unknown>, path: string): unknown[] | undefined => {
+  const value = path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], input);
+  return Array.isArray(value) ? value : undefined;
+};
+
 /** The workspace's egress policy; read-only for non-admins. */
 export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canManage: boolean }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ tone: "error" | "info"; text: string } | null>(null);
   const [isPending, startTransition] = useTransition();
   const router = useRouter();
+  // What was last sent: a field error names an entry by index; the person sees it by its text.
+  const submitted = useRef<Record<string, unknown>>({});
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -35,22 +45,37 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
         allowPrivate: form.get("allowPrivate") === "on",
       },
     };
+    submitted.current = input;
     startTransition(async () => {
       const result = await updateEgressPolicyAction(input);
-      setErrors(result.ok ? {} : (result.error.fieldErrors ?? {}));
+      const fieldErrors = result.ok ? {} : (result.error.fieldErrors ?? {});
+      setErrors(fieldErrors);
+      const besideFields = FIELD_PATHS.some((path) =>
+        Object.keys(fieldErrors).some((k) => k.startsWith(path)),
+      );
       setMessage(
         result.ok
           ? { tone: "info", text: "Saved. New connections use this policy." }
-          : { tone: "error", text: result.error.message },
+          : {
+              tone: "error",
+              text: besideFields
+                ? "Nothing was saved: correct the entries marked below."
+                : result.error.message,
+            },
       );
       if (result.ok) router.refresh();
     });
   };
 
-  const err = (prefix: string) =>
+  /** The errors of one field; an entry's error quotes the entry ("http.allowHosts.2" → "x y": …). */
+  const err = (path: (typeof FIELD_PATHS)[number]) =>
     Object.entries(errors)
-      .filter(([k]) => k.startsWith(prefix))
-      .flatMap(([, v]) => v);
+      .filter(([key]) => key.startsWith(path))
+      .flatMap(([key, messages]) => {
+        const index = /\.(\d+)$/.exec(key)?.[1];
+        const entry = index === undefined ? undefined : valueAt(submitted.current, path)?.[Number(index)];
+        return typeof entry === "string" ? messages.map((m) => `"${entry}": ${m}`) : messages;
+      });
 
   return (
     <form
@@ -67,12 +92,13 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
         <Field
           id="allowedCommands"
           label="Allowed stdio commands"
-          errors={err("stdio")}
+          errors={err("stdio.allowedCommands")}
           hint="One per line; matched exactly (node allows node on PATH, not /tmp/node)."
         >
           <TextArea
             id="allowedCommands"
             name="allowedCommands"
+            invalid={err("stdio.allowedCommands").length > 0}
             rows={8}
             defaultValue={policy.stdio.allowedCommands.join("\n")}
           />
@@ -112,6 +138,7 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
           <TextArea
             id="allowHosts"
             name="allowHosts"
+            invalid={err("http.allowHosts").length > 0}
             rows={4}
             defaultValue={policy.http.allowHosts.join("\n")}
           />
@@ -125,6 +152,7 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
           <TextArea
             id="denyHosts"
             name="denyHosts"
+            invalid={err("http.denyHosts").length > 0}
             rows={4}
             defaultValue={policy.http.denyHosts.join("\n")}
           />

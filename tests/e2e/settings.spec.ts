@@ -1,0 +1,105 @@
+import type { APIRequestContext } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { expectTableCellsWhole } from "./layout";
+
+/** Settings → API keys and Settings → Egress, as an admin uses them. */
+
+test("an API key is shown once, works, and stops working when revoked — also from a stale page", async ({
+  page,
+  context,
+  playwright,
+  baseURL,
+}) => {
+  const name = `e2e-key-${Math.random().toString(36).slice(2, 8)}`;
+  page.on("dialog", (dialog) => void dialog.accept());
+  await page.goto("/settings/api-keys");
+
+  // A nameless key is refused beside its field.
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByRole("textbox", { name: "Name" })).toHaveAttribute("aria-invalid", "true");
+
+  await page.getByRole("textbox", { name: "Name" }).fill(name);
+  await page.getByRole("button", { name: "Create key" }).click();
+  const key = await page.getByRole("textbox", { name: "New API key" }).inputValue();
+  expect(key).toMatch(/^sb_/);
+  const row = page.getByTestId(`api-key-${name}`);
+  await expect(row).toContainText("Active");
+  await expect(row).toContainText("admin");
+  await expectTableCellsWhole(page);
+
+  const withKey = async (): Promise<APIRequestContext> =>
+    playwright.request.newContext({ baseURL, extraHTTPHeaders: { Authorization: `Bearer ${key}` } });
+  const client = await withKey();
+  try {
+    expect((await client.get("/api/v1/servers")).status()).toBe(200);
+
+    // Shown once: after a reload only its prefix is on the page.
+    await page.reload();
+    await expect(row).toContainText(key.slice(0, 9));
+    await expect(page.locator("body")).not.toContainText(key);
+
+    // Revoked in another tab while this one still offers it: this one ends showing it revoked.
+    const other = await context.newPage();
+    other.on("dialog", (dialog) => void dialog.accept());
+    await other.goto("/settings/api-keys");
+    await other.getByRole("button", { name: `Revoke ${name}` }).click();
+    await expect(other.getByTestId(`api-key-${name}`)).toContainText("Revoked");
+    await other.close();
+    expect((await client.get("/api/v1/servers")).status()).toBe(401);
+
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    await expect(row).toContainText("Revoked");
+    await expect(page.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
+  } finally {
+    await client.dispose();
+  }
+});
+
+test("the egress policy refuses a bad host pattern beside its field, and a saved command list governs registration", async ({
+  page,
+  api,
+}) => {
+  const original = ((await (await api.get("/api/v1/policy/egress")).json()) as { policy: unknown }).policy;
+  const server = {
+    name: `egress-e2e-${Math.random().toString(36).slice(2, 8)}`,
+    transport: "stdio",
+    command: "my-mcp-launcher",
+    args: [],
+  };
+  try {
+    await page.goto("/settings/egress");
+    const hosts = page.getByRole("textbox", { name: "Allowed hosts" });
+    const savedHosts = await hosts.inputValue();
+    await hosts.fill("not a host");
+    await page.getByRole("button", { name: "Save policy" }).click();
+    // Said once, beside the field, quoting the entry; above the form only that nothing was saved.
+    await expect(page.getByTestId("field-error")).toHaveText(
+      '"not a host": Use a host name (mcp.example.com), a wildcard (*.example.com or *), or an IP address.',
+    );
+    await expect(hosts).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByText("Nothing was saved: correct the entries marked below.")).toBeVisible();
+    await page.reload();
+    await expect(hosts).toHaveValue(savedHosts);
+
+    // A launcher outside the list is refused at registration, naming the rule…
+    const refused = await api.post("/api/v1/servers", { data: server });
+    expect(refused.status()).toBeGreaterThanOrEqual(400);
+    expect(refused.status()).toBeLessThan(500);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+      /my-mcp-launcher/,
+    );
+
+    // …and accepted once an admin adds it here.
+    const commands = page.getByRole("textbox", { name: "Allowed stdio commands" });
+    await commands.fill(`${await commands.inputValue()}\nmy-mcp-launcher`);
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await expect(page.getByText("Saved. New connections use this policy.")).toBeVisible();
+    await page.reload();
+    await expect(commands).toHaveValue(/my-mcp-launcher/);
+    const accepted = await api.post("/api/v1/servers", { data: server });
+    expect(accepted.status(), await accepted.text()).toBe(201);
+  } finally {
+    await api.delete(`/api/v1/servers/${server.name}`);
+    await api.put("/api/v1/policy/egress", { data: original });
+  }
+});
