@@ -31,9 +31,9 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
   return (
     <DataTable
       columns={[
-        { label: "Name", className: "w-[21%]" },
-        { label: "Transport", className: "w-[11%]" },
-        { label: "Target", className: "w-[24%]" },
+        { label: "Name", className: "w-[20%]" },
+        { label: "Transport", className: "w-[16%]" },
+        { label: "Target", className: "w-[20%]" },
         { label: "Enabled", className: "w-[9%]" },
         { label: "Status", className: "w-[18%]" },
         { label: "Actions", className: "w-[17%]", srOnly: true },

@@ -12,13 +12,19 @@ export function DataTable({
   /** a plain string is a column with just that label */
   columns: Array<Column | string>;
   children: ReactNode;
+  /**
+   * Column widths from `columns` (fixed layout). Such a table keeps a minimum width and scrolls
+   * sideways in a narrower window rather than squeezing badges over their neighbours.
+   */
   fixed?: boolean;
   /** for screen readers, when the table has no visible heading of its own */
   caption?: string;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className={`w-full divide-y divide-slate-200 text-sm ${fixed ? "table-fixed" : ""}`}>
+      <table
+        className={`w-full divide-y divide-slate-200 text-sm ${fixed ? "min-w-[60rem] table-fixed" : ""}`}
+      >
         {caption ? <caption className="sr-only">{caption}</caption> : null}
         <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">
           <tr>

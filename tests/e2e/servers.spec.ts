@@ -75,6 +75,8 @@ test.describe("servers", () => {
     await expect(row).toContainText("http://127.0.0.1:3999/mcp");
     await expect(row).toContainText("Off");
     await expect(row).toContainText("Disabled");
+    // The longest transport badge stays inside its column.
+    await expectTableCellsWhole(page);
 
     // Delete: cancel first (nothing happens), then confirm.
     await row.getByRole("button", { name: "Delete everything" }).click();
