@@ -1,11 +1,10 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useState, useTransition } from "react";
 import { revokePrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
+import { RevokeKeyButton } from "@/components/keys/revoke-key-button";
 import { Time } from "@/components/servers/detail/time";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import type { ApiKeyDto } from "@/lib/auth/api-keys";
 import { principalKeys } from "./principal-queries";
@@ -41,7 +40,7 @@ export function PrincipalKeys(props: { principalId: string; keys: ApiKeyDto[]; c
           </td>
           <td className="px-4 py-3 text-right">
             {props.canManage && !key.revokedAt ? (
-              <RevokeKeyButton principalId={props.principalId} apiKey={key} />
+              <RevokePrincipalKey principalId={props.principalId} apiKey={key} />
             ) : null}
           </td>
         </tr>
@@ -50,34 +49,13 @@ export function PrincipalKeys(props: { principalId: string; keys: ApiKeyDto[]; c
   );
 }
 
-function RevokeKeyButton({ principalId, apiKey }: { principalId: string; apiKey: ApiKeyDto }) {
-  const [isPending, startTransition] = useTransition();
-  const [error, setError] = useState<string | null>(null);
+function RevokePrincipalKey({ principalId, apiKey }: { principalId: string; apiKey: ApiKeyDto }) {
   const queryClient = useQueryClient();
-  const revoke = () => {
-    if (!window.confirm(`Revoke the key "${apiKey.name}"? Anything using it stops working at once.`)) return;
-    startTransition(async () => {
-      const result = await revokePrincipalKeyAction(principalId, apiKey.id);
-      setError(result.ok ? null : result.error.message);
-      await queryClient.invalidateQueries({ queryKey: principalKeys.all });
-    });
-  };
   return (
-    <>
-      <Button
-        variant="ghost"
-        className="text-red-700 hover:bg-red-50"
-        disabled={isPending}
-        aria-label={`Revoke ${apiKey.name}`}
-        onClick={revoke}
-      >
-        {isPending ? "Revoking…" : "Revoke"}
-      </Button>
-      {error ? (
-        <p role="alert" className="text-xs text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </>
+    <RevokeKeyButton
+      name={apiKey.name}
+      revoke={() => revokePrincipalKeyAction(principalId, apiKey.id)}
+      onSettled={() => queryClient.invalidateQueries({ queryKey: principalKeys.all })}
+    />
   );
 }

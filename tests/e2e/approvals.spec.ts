@@ -1,6 +1,7 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { e2eBootstrapKey } from "../../playwright.config";
 import { admin, expect, test } from "./fixtures";
+import { waitUntilReady } from "./servers-page";
 
 /*
  * The approval loop as an operator lives it: an agent calls a tool that needs approval through the
@@ -31,17 +32,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
   });
   // The demo server must be connected before its tools can be called.
-  await expect
-    .poll(
-      async () => {
-        const { servers } = (await (await api.get("/api/v1/servers")).json()) as {
-          servers: { name: string; status: string }[];
-        };
-        return servers.find((s) => s.name === "local-tools")?.status;
-      },
-      { timeout: 60_000 },
-    )
-    .toBe("ready");
+  await waitUntilReady(api, "local-tools", 60_000);
 
   // An agent of its own, granted the demo server's tools: the bootstrap key belongs to no principal.
   agentName = `approvals-e2e-${Date.now()}`;

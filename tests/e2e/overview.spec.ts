@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { waitUntilReady } from "./servers-page";
 
 /*
  * The Overview as an operator keeps it open: a call that starts waiting for a person raises the
@@ -14,20 +15,6 @@ const server = `overview-${Math.random().toString(36).slice(2, 8)}`;
 const slowTool = `${server}__slow`;
 
 type CallBody = { call: { id: string; status: string; error: { code: string } | null } };
-
-async function waitUntilReady(api: APIRequestContext, name: string) {
-  await expect
-    .poll(
-      async () => {
-        const body = (await (await api.get("/api/v1/servers")).json()) as {
-          servers: { name: string; status: string }[];
-        };
-        return body.servers.find((entry) => entry.name === name)?.status;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe("ready");
-}
 
 async function callAs(agent: APIRequestContext, tool: string, args: Record<string, unknown>) {
   const response = await agent.post("/api/v1/calls", { data: { tool, arguments: args } });

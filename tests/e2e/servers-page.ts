@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
 
 /** Page object for /servers and its add/edit form. */
 export class ServersPage {
@@ -30,4 +30,19 @@ export class ServersPage {
   async submit(name: "Add server" | "Save changes") {
     await this.page.getByRole("button", { name }).click();
   }
+}
+
+/** Waits until the server `name` is connected (its status "ready"), as read through the REST API. */
+export async function waitUntilReady(api: APIRequestContext, name: string, timeout = 30_000): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const body = (await (await api.get("/api/v1/servers")).json()) as {
+          servers: { name: string; status: string }[];
+        };
+        return body.servers.find((server) => server.name === name)?.status;
+      },
+      { timeout },
+    )
+    .toBe("ready");
 }

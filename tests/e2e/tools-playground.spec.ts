@@ -2,6 +2,7 @@ import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { e2eBootstrapKey } from "../../playwright.config";
 import { expect, test } from "./fixtures";
+import { waitUntilReady } from "./servers-page";
 
 /**
  * Tools, Playground and Principals as an admin uses them: classify a tool beside its (untrusted)
@@ -21,20 +22,6 @@ const driftServer = {
 
 type ToolsBody = { tools: { id: string; gatewayName: string; effect: string | null }[] };
 type CallBody = { call: { status: string; result: { content?: { text?: string }[] } | null } };
-
-async function waitUntilReady(api: APIRequestContext, name: string) {
-  await expect
-    .poll(
-      async () => {
-        const body = (await (await api.get("/api/v1/servers")).json()) as {
-          servers: { name: string; status: string }[];
-        };
-        return body.servers.find((server) => server.name === name)?.status;
-      },
-      { timeout: 30_000 },
-    )
-    .toBe("ready");
-}
 
 async function findTool(api: APIRequestContext, gatewayName: string) {
   const body = (await (await api.get(`/api/v1/tools?q=${gatewayName}`)).json()) as ToolsBody;
