@@ -40,8 +40,7 @@ export function GrantRow(props: {
       </div>
       {props.canManage ? (
         <Button
-          variant="ghost"
-          className="text-red-700 hover:bg-red-50"
+          variant="ghost-danger"
           disabled={props.isBusy}
           aria-label={`Remove grant ${props.pattern}`}
           onClick={props.onRemove}

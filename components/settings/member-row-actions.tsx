@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { changeRoleAction, removeMemberAction } from "@/app/(dashboard)/settings/actions";
-import { Button } from "@/components/ui/button";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { inputClass } from "@/components/ui/field";
 
 export function MemberRowActions({
@@ -41,16 +41,20 @@ export function MemberRowActions({
         <option value="viewer">viewer</option>
       </select>
       {isSelf ? null : (
-        <Button
-          variant="ghost"
-          className="text-red-700 hover:bg-red-50"
-          disabled={isPending}
-          onClick={() => {
-            if (window.confirm(`Remove ${name} from this workspace?`)) run(() => removeMemberAction(userId));
+        <ConfirmButton
+          label="Remove"
+          ariaLabel={`Remove ${name}`}
+          title={`Remove ${name} from this workspace?`}
+          confirmLabel="Remove member"
+          pendingLabel="Removing…"
+          onConfirm={async () => {
+            const result = await removeMemberAction(userId);
+            router.refresh();
+            return result.ok ? null : result.error.message;
           }}
         >
-          Remove
-        </Button>
+          They lose access to this workspace at once; what they did stays in its history.
+        </ConfirmButton>
       )}
       {error ? (
         <p role="alert" className="max-w-xs text-xs text-red-700">

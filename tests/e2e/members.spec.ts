@@ -54,9 +54,20 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
   expect(names).toContain("local-tools");
   expect(names).not.toContain("sneaky");
 
-  // The admin sees the new member and can promote them.
+  // The admin sees the new member, and removes them after a confirmation: access ends at once.
   await page.reload();
-  await expect(page.getByTestId(`member-${viewer.email}`)).toContainText("viewer");
+  const member = page.getByTestId(`member-${viewer.email}`);
+  await expect(member).toContainText("viewer");
+  await member.getByRole("button", { name: `Remove ${viewer.name}` }).click();
+  const confirm = page.getByRole("dialog", { name: `Remove ${viewer.name} from this workspace?` });
+  await confirm.getByRole("button", { name: "Cancel" }).click();
+  await expect(member).toBeVisible();
+  await member.getByRole("button", { name: `Remove ${viewer.name}` }).click();
+  await confirm.getByRole("button", { name: "Remove member" }).click();
+  await expect(member).toHaveCount(0);
+  const after = await viewerPage.request.get("/api/v1/servers");
+  expect(after.status()).toBeGreaterThanOrEqual(400);
+  expect(after.status()).toBeLessThan(500);
   await viewerContext.close();
 });
 

@@ -11,7 +11,6 @@ test("an API key is shown once, works, and stops working when revoked — also f
   baseURL,
 }) => {
   const name = `e2e-key-${Math.random().toString(36).slice(2, 8)}`;
-  page.on("dialog", (dialog) => void dialog.accept());
   await page.goto("/settings/api-keys");
 
   // A nameless key is refused beside its field.
@@ -40,14 +39,24 @@ test("an API key is shown once, works, and stops working when revoked — also f
 
     // Revoked in another tab while this one still offers it: this one ends showing it revoked.
     const other = await context.newPage();
-    other.on("dialog", (dialog) => void dialog.accept());
     await other.goto("/settings/api-keys");
     await other.getByRole("button", { name: `Revoke ${name}` }).click();
+    await other
+      .getByRole("dialog", { name: `Revoke the key "${name}"?` })
+      .getByRole("button", { name: "Revoke key" })
+      .click();
     await expect(other.getByTestId(`api-key-${name}`)).toContainText("Revoked");
     await other.close();
     expect((await client.get("/api/v1/servers")).status()).toBe(401);
 
+    // Asked first; Escape leaves the key as it is.
     await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    const confirm = page.getByRole("dialog", { name: `Revoke the key "${name}"?` });
+    await expect(confirm).toContainText("Anything using it stops working at once.");
+    await page.keyboard.press("Escape");
+    await expect(confirm).toBeHidden();
+    await page.getByRole("button", { name: `Revoke ${name}` }).click();
+    await confirm.getByRole("button", { name: "Revoke key" }).click();
     await expect(row).toContainText("Revoked");
     await expect(page.getByRole("button", { name: `Revoke ${name}` })).toHaveCount(0);
   } finally {

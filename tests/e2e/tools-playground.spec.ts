@@ -21,7 +21,7 @@ const driftServer = {
 };
 
 type ToolsBody = { tools: { id: string; gatewayName: string; effect: string | null }[] };
-type CallBody = { call: { status: string; result: { content?: { text?: string }[] } | null } };
+type CallBody = { call: { id: string; status: string; result: { content?: { text?: string }[] } | null } };
 
 async function findTool(api: APIRequestContext, gatewayName: string) {
   const body = (await (await api.get(`/api/v1/tools?q=${gatewayName}`)).json()) as ToolsBody;
@@ -129,6 +129,21 @@ test.describe("tools, playground and principals", () => {
     const granted = await callAs(page, key, WORD_COUNT, { text: "one two three" });
     expect(granted.call.status).toBe("succeeded");
     expect(granted.call.result?.content?.[0]?.text).toContain("3 words");
+
+    // Deleted after a confirmation: its key stops working at once, its calls stay on record.
+    await page.getByRole("button", { name: "Delete principal" }).click();
+    await page
+      .getByRole("dialog", { name: `Delete the principal "${name}"?` })
+      .getByRole("button", { name: "Delete principal" })
+      .click();
+    await expect(page).toHaveURL(/\/principals$/);
+    await expect(page.getByRole("link", { name })).toHaveCount(0);
+    const refused = await page.request.post("/api/v1/calls", {
+      headers: { Authorization: `Bearer ${key}` },
+      data: { tool: WORD_COUNT, arguments: { text: "after" } },
+    });
+    expect(refused.status()).toBe(401);
+    expect((await page.request.get(`/api/v1/calls/${granted.call.id}`)).status()).toBe(200);
   });
 
   test("lowering an effect below the hints asks first; a drifted tool falls back to unclassified, flagged live", async ({
