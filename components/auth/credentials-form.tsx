@@ -54,7 +54,8 @@ export function CredentialsForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-4">
-      {message ? <Alert>{message}</Alert> : null}
+      {/* Field errors say it beside their fields; the alert is for what no field carries. */}
+      {message && Object.keys(errors).length === 0 ? <Alert>{message}</Alert> : null}
       {fields.map((field, index) => (
         <Field
           key={field.name}
