@@ -112,3 +112,64 @@ test("the egress policy refuses a bad host pattern beside its field, and a saved
     await api.put("/api/v1/policy/egress", { data: original });
   }
 });
+
+test("approval rules: external-write stops needing approval once an admin says so; a bad expiry is refused beside its field", async ({
+  page,
+  api,
+  playwright,
+  baseURL,
+}) => {
+  const original = ((await (await api.get("/api/v1/policy/approvals")).json()) as { policy: unknown }).policy;
+  const created = await api.post("/api/v1/principals", {
+    data: { name: `rules-e2e-${Math.random().toString(36).slice(2, 8)}` },
+  });
+  const principalId = ((await created.json()) as { principal: { id: string } }).principal.id;
+  await api.put(`/api/v1/principals/${principalId}/grants`, { data: { patterns: ["local-tools__echo"] } });
+  const { key } = (await (
+    await api.post(`/api/v1/principals/${principalId}/keys`, { data: { name: "e2e" } })
+  ).json()) as { key: string };
+  const agent = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Authorization: `Bearer ${key}` },
+  });
+  const callEcho = async () => {
+    const response = await agent.post("/api/v1/calls", {
+      data: { tool: "local-tools__echo", arguments: { text: "rules" } },
+    });
+    return ((await response.json()) as { call: { id: string; status: string } }).call;
+  };
+  try {
+    // Unclassified echo counts as external-write, which needs approval by default.
+    const held = await callEcho();
+    expect(held.status).toBe("pending_approval");
+    await api.post(`/api/v1/approvals/${held.id}/deny`, { data: { reason: "e2e clean-up" } });
+
+    await page.goto("/settings");
+    await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Approvals" }).click();
+    await expect(page).toHaveURL(/\/settings\/approvals$/);
+    const expiry = page.getByRole("textbox", { name: "A waiting call expires after (seconds)" });
+    await expect(page.getByText("10 minutes", { exact: true })).toBeVisible();
+
+    // A bad expiry: said beside the field, nothing saved.
+    await expiry.fill("0");
+    await page.getByRole("button", { name: "Save rules" }).click();
+    await expect(expiry).toHaveAccessibleDescription("Must be at least 1 second.");
+    await expect(page.getByText("Nothing was saved: correct the field marked below.")).toBeVisible();
+
+    await expiry.fill("900");
+    await expect(page.getByText("15 minutes", { exact: true })).toBeVisible();
+    const externalWrite = page.getByRole("checkbox", { name: /^external-write/ });
+    await expect(externalWrite).toBeChecked();
+    await externalWrite.uncheck();
+    await page.getByRole("button", { name: "Save rules" }).click();
+    await expect(page.getByText("Saved. Calls from now on follow these rules.")).toBeVisible();
+    await page.reload();
+    await expect(externalWrite).not.toBeChecked();
+    await expect(expiry).toHaveValue("900");
+
+    expect((await callEcho()).status).toBe("succeeded");
+  } finally {
+    await api.put("/api/v1/policy/approvals", { data: original });
+    await agent.dispose();
+  }
+});

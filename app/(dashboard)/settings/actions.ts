@@ -6,6 +6,7 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
 import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { putApprovalPolicy } from "@/lib/policy/approval-rules";
 import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
 
 export async function createInvitationAction(
@@ -66,5 +67,14 @@ export async function updateGatewaySettingsAction(input: unknown): Promise<Actio
     putGatewaySettings(db, { tenantId: tenant.id, input, actor }),
   );
   if (result.ok) revalidatePath("/settings/gateway");
+  return result;
+}
+
+export async function updateApprovalPolicyAction(input: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant }) => {
+    await putApprovalPolicy(db, { tenantId: tenant.id, input });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/approvals");
   return result;
 }
