@@ -17,7 +17,7 @@ export const exitCodeHelp = `Exit codes:
   3  authentication: no API key, or the key was refused or lacks the permission
   4  unreachable: nothing answered at the Switchboard URL (the URL is printed)
   5  tool error: the call ran and the tool failed or returned an error
-  6  denied: the call was refused by policy or an approver, or its approval expired`;
+  6  denied: refused by policy (grants, egress) or an approver, or an approval expired`;
 
 /** An error meant for the person at the terminal: one line, and the exit code it maps to. */
 export class CliError extends Error {

@@ -6,6 +6,7 @@ import { registerEvents } from "./commands/events";
 import { registerGateway } from "./commands/gateway";
 import { registerImportExport } from "./commands/import-export";
 import { registerLogin } from "./commands/login";
+import { registerPolicy } from "./commands/policy";
 import { registerPrincipals } from "./commands/principals";
 import { registerSecrets } from "./commands/secrets";
 import { registerServers } from "./commands/servers";
@@ -49,6 +50,7 @@ Examples:
   registerEvents(program);
   registerPrincipals(program);
   registerGateway(program);
+  registerPolicy(program);
   registerSecrets(program);
   registerImportExport(program);
   return program;

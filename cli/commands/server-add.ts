@@ -12,10 +12,9 @@ export function registerServerAdd(servers: Command): void {
   withJsonOption(
     servers
       .command("add")
-      .description("register a server: a command after --, or --url")
+      .description("register a server: its command after -- (stdio), or its URL (HTTP)")
       .argument("<name>", "server name: lowercase letters, digits and dashes")
-      .argument("[command...]", "stdio: the command and its arguments, after --")
-      .option("--url <url>", "HTTP: the server's URL")
+      .argument("[command...]", "stdio: the command and its arguments, after --; HTTP: the server's URL")
       .addOption(
         new Option("--transport <transport>", "HTTP transport")
           .choices(["streamable-http", "sse"])
@@ -63,7 +62,6 @@ export function registerServerAdd(servers: Command): void {
 
 type Pairs = Array<[string, string]>;
 type AddOptions = {
-  url?: string;
   transport: string;
   env?: Pairs;
   envSecret?: Pairs;
@@ -84,8 +82,11 @@ function buildRegistration(
   options: AddOptions,
 ): Record<string, unknown> {
   const base = options.config ? parseConfigOption(options.config) : {};
-  const [executable, ...args] = commandLine;
-  if (executable && options.url) throw usageError("Give either a command (after --) or --url, not both.");
+  // An HTTP server is named by its URL, as in `claude mcp add`: `--url` is Switchboard's own URL
+  // on every command (a program option), so it cannot also be the server's.
+  const url =
+    commandLine.length === 1 && /^https?:\/\//i.test(commandLine[0] ?? "") ? commandLine[0] : undefined;
+  const [executable, ...args] = url ? [] : commandLine;
   const values = (literal?: Pairs, secret?: Pairs, fromEnv?: Pairs) =>
     Object.fromEntries([
       ...(literal ?? []),
@@ -109,11 +110,11 @@ function buildRegistration(
       env: { ...(base.env as object), ...values(options.env, options.envSecret, options.envFrom) },
     };
   }
-  if (options.url || base.url) {
+  if (url || base.url) {
     return {
       ...common,
-      transport: base.transport && !options.url ? base.transport : options.transport,
-      ...(options.url ? { url: options.url } : {}),
+      transport: base.transport && !url ? base.transport : options.transport,
+      ...(url ? { url } : {}),
       headers: { ...(base.headers as object), ...values(options.header, options.headerSecret) },
       ...(options.bearerSecret
         ? { auth: { type: "bearer", credential: { secret: options.bearerSecret } } }
@@ -121,7 +122,9 @@ function buildRegistration(
     };
   }
   if (options.config) return common;
-  throw usageError("Say how to reach the server: a command after -- (stdio), or --url (HTTP).");
+  throw usageError(
+    "Say how to reach the server: its command after -- (stdio), or its URL (HTTP): switchboard servers add <name> https://…",
+  );
 }
 
 function parseConfigOption(text: string): Record<string, unknown> {

@@ -20,7 +20,7 @@ export function registerServers(program: Command): void {
 Examples:
   $ switchboard servers list
   $ switchboard servers add github --env-secret GITHUB_TOKEN=github-token -- npx -y @modelcontextprotocol/server-github
-  $ switchboard servers add docs --url https://mcp.example.com/mcp --bearer-secret docs-token
+  $ switchboard servers add docs https://mcp.example.com/mcp --bearer-secret docs-token
   $ switchboard servers diagnostics github`,
     );
 

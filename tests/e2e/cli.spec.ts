@@ -47,6 +47,7 @@ test.describe("switchboard CLI: help and failures", () => {
       "events",
       "principals",
       "gateway",
+      "policy",
       "import",
       "export",
     ]) {
@@ -300,6 +301,70 @@ test.describe("switchboard CLI: import and export", () => {
     }
     expect(await keyless()).toBe(401);
     expect((await cli(["gateway", "loopback", "nobody-by-that-name"])).code).not.toBe(0);
+  });
+
+  test("policy approvals and egress show the workspace's rules, and each option changes only its field", async ({
+    api,
+  }) => {
+    const originalRules = ((await (await api.get("/api/v1/policy/approvals")).json()) as { policy: unknown })
+      .policy;
+    const originalEgress = ((await (await api.get("/api/v1/policy/egress")).json()) as { policy: unknown })
+      .policy;
+    try {
+      const shown = await cli(["policy", "approvals"]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toMatch(/Needs approval\s+external-write, destructive/);
+      expect(shown.stdout).toMatch(/Expiry\s+600 s/);
+
+      const changed = await cli(["policy", "approvals", "--expiry", "120", "--self-approval", "forbidden"]);
+      expect(changed.code, changed.stderr).toBe(0);
+      expect(changed.stdout).toMatch(/Self-approval\s+forbidden/);
+      // The field not given is kept, not reset to its default.
+      expect(changed.stdout).toMatch(/Needs approval\s+external-write, destructive/);
+      const stored = (await (await api.get("/api/v1/policy/approvals")).json()) as {
+        policy: { expirySeconds: number; forbidSelfApproval: boolean; requireApprovalFor: string[] };
+      };
+      expect(stored.policy).toEqual({
+        requireApprovalFor: ["external-write", "destructive"],
+        forbidSelfApproval: true,
+        expirySeconds: 120,
+      });
+      // Refused by the server with its message; by the CLI itself for a malformed value.
+      const refused = await cli(["policy", "approvals", "--require", "reckless"]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("Effects are read, write, external-write and destructive.");
+      expect((await cli(["policy", "approvals", "--expiry", "ten"])).code).toBe(2);
+
+      const egress = await cli(["policy", "egress", "--deny-hosts", "evil.example.com", "--json"]);
+      expect(egress.code, egress.stderr).toBe(0);
+      const body = JSON.parse(egress.stdout) as {
+        stdio: { allowedCommands: string[] };
+        http: { denyHosts: string[] };
+      };
+      expect(body.http.denyHosts).toEqual(["evil.example.com"]);
+      expect(body.stdio.allowedCommands).toContain("node");
+      const refusedServer = await cli(["servers", "add", "cli-evil", "https://evil.example.com/mcp"]);
+      expect(refusedServer.code).toBe(6); // refused by policy
+      expect(refusedServer.stderr).toContain("evil.example.com");
+      // The same on an allowed host registers an HTTP server (named by its URL, as in `claude mcp add`).
+      const added = await cli([
+        "servers",
+        "add",
+        "cli-http",
+        "https://mcp.example.com/mcp",
+        "--disabled",
+        "--json",
+      ]);
+      expect(added.code, added.stderr).toBe(0);
+      expect(JSON.parse(added.stdout)).toMatchObject({
+        transport: "streamable-http",
+        url: "https://mcp.example.com/mcp",
+      });
+      expect((await cli(["servers", "remove", "cli-http", "--yes"])).code).toBe(0);
+    } finally {
+      await api.put("/api/v1/policy/approvals", { data: originalRules });
+      await api.put("/api/v1/policy/egress", { data: originalEgress });
+    }
   });
 });
 
