@@ -1,5 +1,6 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { e2eBootstrapKey } from "../../playwright.config";
+import { createAgent } from "./agents";
 import { admin, expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
 
@@ -36,21 +37,12 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   // An agent of its own, granted the demo server's tools: the bootstrap key belongs to no principal.
   agentName = `approvals-e2e-${Date.now()}`;
-  const created = await api.post("/api/v1/principals", { data: { name: agentName } });
-  expect(created.status(), await created.text()).toBe(201);
-  const { principal } = (await created.json()) as { principal: { id: string } };
-  const granted = await api.put(`/api/v1/principals/${principal.id}/grants`, {
-    data: { patterns: ["local-tools__*"] },
-  });
-  expect(granted.status(), await granted.text()).toBe(200);
-  const keyResponse = await api.post(`/api/v1/principals/${principal.id}/keys`, { data: { name: "e2e" } });
-  expect(keyResponse.status(), await keyResponse.text()).toBe(201);
-  const { key } = (await keyResponse.json()) as { key: string };
-  await api.dispose();
-  agent = await playwright.request.newContext({
+  ({ agent } = await createAgent(api, playwright, {
     baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${key}` },
-  });
+    name: agentName,
+    patterns: ["local-tools__*"],
+  }));
+  await api.dispose();
 });
 
 test.afterAll(async () => {

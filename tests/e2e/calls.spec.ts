@@ -1,4 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
+import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 import { expectTableCellsWhole } from "./layout";
 
@@ -24,16 +25,10 @@ test("an agent's calls are listed live, filtered through the URL, and each opens
   baseURL,
 }) => {
   const name = `calls-e2e-${Math.random().toString(36).slice(2, 8)}`;
-  const created = await api.post("/api/v1/principals", { data: { name } });
-  expect(created.status()).toBe(201);
-  const principalId = ((await created.json()) as { principal: { id: string } }).principal.id;
-  await api.put(`/api/v1/principals/${principalId}/grants`, { data: { patterns: ["local-tools__echo"] } });
-  const { key } = (await (
-    await api.post(`/api/v1/principals/${principalId}/keys`, { data: { name: "e2e" } })
-  ).json()) as { key: string };
-  const agent = await playwright.request.newContext({
+  const { principalId, agent } = await createAgent(api, playwright, {
     baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${key}` },
+    name,
+    patterns: ["local-tools__echo"],
   });
   let waitingId = "";
   try {

@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
+import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
 
@@ -57,18 +58,11 @@ test("the overview follows waiting and failed calls as they happen", async ({
     expect(slow).toBeDefined();
     await api.patch(`/api/v1/tools/${slow?.id}`, { data: { effect: "read" } });
 
-    const created = await api.post("/api/v1/principals", { data: { name: `${server}-agent` } });
-    const principalId = ((await created.json()) as { principal: { id: string } }).principal.id;
-    await api.put(`/api/v1/principals/${principalId}/grants`, {
-      data: { patterns: [slowTool, "local-tools__echo"] },
-    });
-    const { key } = (await (
-      await api.post(`/api/v1/principals/${principalId}/keys`, { data: { name: "e2e" } })
-    ).json()) as { key: string };
-    agent = await playwright.request.newContext({
+    ({ agent } = await createAgent(api, playwright, {
       baseURL,
-      extraHTTPHeaders: { Authorization: `Bearer ${key}` },
-    });
+      name: `${server}-agent`,
+      patterns: [slowTool, "local-tools__echo"],
+    }));
 
     await page.goto("/");
     await expect(page.getByText("Live", { exact: true })).toBeVisible();

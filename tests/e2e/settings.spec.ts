@@ -1,4 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
+import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 import { expectTableCellsWhole } from "./layout";
 
@@ -120,17 +121,10 @@ test("approval rules: external-write stops needing approval once an admin says s
   baseURL,
 }) => {
   const original = ((await (await api.get("/api/v1/policy/approvals")).json()) as { policy: unknown }).policy;
-  const created = await api.post("/api/v1/principals", {
-    data: { name: `rules-e2e-${Math.random().toString(36).slice(2, 8)}` },
-  });
-  const principalId = ((await created.json()) as { principal: { id: string } }).principal.id;
-  await api.put(`/api/v1/principals/${principalId}/grants`, { data: { patterns: ["local-tools__echo"] } });
-  const { key } = (await (
-    await api.post(`/api/v1/principals/${principalId}/keys`, { data: { name: "e2e" } })
-  ).json()) as { key: string };
-  const agent = await playwright.request.newContext({
+  const { agent } = await createAgent(api, playwright, {
     baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${key}` },
+    name: `rules-e2e-${Math.random().toString(36).slice(2, 8)}`,
+    patterns: ["local-tools__echo"],
   });
   const callEcho = async () => {
     const response = await agent.post("/api/v1/calls", {
