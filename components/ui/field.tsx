@@ -30,7 +30,11 @@ export function Field({
         ) : null}
       </label>
       <div className="mt-1">{children}</div>
-      {hint && !errors?.length ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      {hint && !errors?.length ? (
+        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      ) : null}
       <FieldErrors id={`${id}-error`} errors={errors} />
     </div>
   );
@@ -53,7 +57,8 @@ export function TextInput({
     <input
       className={inputClass}
       aria-invalid={invalid || undefined}
-      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      // The error replaces the hint beside the field; either describes it (a missing id is ignored).
+      aria-describedby={invalid ? `${props.id}-error` : `${props.id}-hint`}
       {...props}
     />
   );
@@ -67,7 +72,8 @@ export function TextArea({
     <textarea
       className={`${inputClass} font-mono`}
       aria-invalid={invalid || undefined}
-      aria-describedby={invalid ? `${props.id}-error` : undefined}
+      // The error replaces the hint beside the field; either describes it (a missing id is ignored).
+      aria-describedby={invalid ? `${props.id}-error` : `${props.id}-hint`}
       {...props}
     />
   );
