@@ -1,5 +1,5 @@
 import readline from "node:readline/promises";
-import { CliError } from "./errors";
+import { CliError, usageError } from "./errors";
 
 /** A yes/no question on the terminal; anything but y/yes is no. */
 export async function confirm(question: string): Promise<boolean> {
@@ -15,6 +15,16 @@ export async function confirm(question: string): Promise<boolean> {
  * Reads a secret: hidden on a terminal (nothing echoed), or the first line of piped input, so
  * `echo "$KEY" | switchboard login` works in scripts.
  */
+/**
+ * Whether a destructive command may go ahead: `--yes`, or a "y" on the terminal. Without a
+ * terminal to ask on, and without --yes, it is a usage error (a script must say so).
+ */
+export async function confirmedOrYes(question: string, options: { yes?: boolean }): Promise<boolean> {
+  if (options.yes) return true;
+  if (!process.stdin.isTTY) throw usageError("Pass --yes to do this without a terminal to confirm on.");
+  return confirm(question);
+}
+
 export async function readSecret(question: string): Promise<string> {
   if (!process.stdin.isTTY) return readFirstLine();
   process.stderr.write(question);

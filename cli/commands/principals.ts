@@ -3,6 +3,7 @@ import { type ApiClient, segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { CliError, usageError } from "../errors";
 import { formatTime, note, print, printJson, renderTable } from "../output";
+import { confirmedOrYes } from "../prompt";
 import type { PrincipalWire } from "../wire-types";
 
 /** Agents and MCP clients: who they are, their gateway keys, and which tools they may call. */
@@ -124,6 +125,51 @@ export function registerPrincipals(program: Command): void {
       print(`${principal.name} may call: ${granted.length > 0 ? granted.join(" ") : "nothing"}`);
     },
   );
+
+  principals
+    .command("remove")
+    .description("delete a principal: its keys stop working at once, its grants go; its calls stay")
+    .argument("<principal>", "name or id")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (ref: string, options: { yes?: boolean }, command: Command) => {
+      const { client } = contextOf(command);
+      const principal = await findPrincipal(client, ref);
+      const question = `Delete the principal "${principal.name}"? Its keys stop working at once.`;
+      if (!(await confirmedOrYes(question, options))) return print("Nothing deleted.");
+      await client.delete(`/api/v1/principals/${segment(principal.id)}`);
+      print(`Deleted ${principal.name}.`);
+    });
+
+  principals
+    .command("revoke")
+    .description("revoke one of a principal's gateway keys: anything using it stops at once")
+    .argument("<principal>", "name or id")
+    .argument("<key>", "the key's name or prefix (see principals keys)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (ref: string, keyRef: string, options: { yes?: boolean }, command: Command) => {
+      const { client } = contextOf(command);
+      const principal = await findPrincipal(client, ref);
+      const active = (principal.keys ?? []).filter((k) => !k.revokedAt);
+      const matches = active.filter((k) => k.name === keyRef || k.prefix === keyRef.replace(/…$/, ""));
+      if (matches.length === 0)
+        throw new CliError(
+          `${principal.name} has no active key "${keyRef}". See switchboard principals keys ${principal.name}.`,
+        );
+      if (matches.length > 1)
+        throw new CliError(
+          `${matches.length} active keys of ${principal.name} are named "${keyRef}": give its prefix instead.`,
+        );
+      const [key] = matches as [(typeof matches)[number]];
+      if (
+        !(await confirmedOrYes(
+          `Revoke the key "${key.name}" (${key.prefix}…) of ${principal.name}?`,
+          options,
+        ))
+      )
+        return print("Nothing revoked.");
+      await client.delete(`/api/v1/principals/${segment(principal.id)}/keys/${segment(key.id)}`);
+      print(`Revoked ${key.name} (${key.prefix}…).`);
+    });
 }
 
 async function listPrincipals(client: ApiClient): Promise<PrincipalWire[]> {

@@ -2,9 +2,8 @@ import type { Command } from "commander";
 import type { ServerDto, ValueView } from "../../lib/servers/server-dto";
 import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
-import { usageError } from "../errors";
 import { type Colors, formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
-import { confirm } from "../prompt";
+import { confirmedOrYes } from "../prompt";
 import { registerServerAdd } from "./server-add";
 import { registerServerInspection } from "./server-inspection";
 
@@ -64,12 +63,8 @@ Examples:
     .option("-y, --yes", "do not ask for confirmation")
     .action(async (name: string, options: { yes?: boolean }, command: Command) => {
       const { client } = contextOf(command);
-      if (!options.yes) {
-        if (!process.stdin.isTTY)
-          throw usageError(`Pass --yes to remove "${name}" without a terminal to confirm on.`);
-        if (!(await confirm(`Remove the server "${name}"? Agents lose its tools.`)))
-          return print("Nothing removed.");
-      }
+      if (!(await confirmedOrYes(`Remove the server "${name}"? Agents lose its tools.`, options)))
+        return print("Nothing removed.");
       await client.delete(serverPath(name));
       print(`Removed ${name}.`);
     });

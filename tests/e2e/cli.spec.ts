@@ -477,6 +477,25 @@ test.describe("switchboard CLI: calls, approvals and events", () => {
     const asAdmin = await cli(["call", "cli-deny__word_count", "--arg", "text=x"]);
     expect(asAdmin.code).toBe(3);
     expect(asAdmin.stderr).toContain("belongs to no principal");
+
+    // A revoked key stops at once; a second key keeps working until its principal is deleted.
+    const second = (
+      await cli(["principals", "keys", "cli-deny-agent", "--create", "--name", "spare"])
+    ).stdout.trim();
+    expect((await cli(["principals", "revoke", "cli-deny-agent", "cli"])).code).toBe(2); // no terminal, no --yes
+    const revoked = await cli(["principals", "revoke", "cli-deny-agent", "cli", "--yes"]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toMatch(/^Revoked cli \(sb_/);
+    expect((await runCli(["call", "cli-deny__word_count", "--arg", "text=x"], agentEnv)).code).toBe(3);
+    const spareEnv = cliEnvWith({ SWITCHBOARD_API_KEY: second });
+    expect((await runCli(["call", "cli-deny__echo", "--arg", "text=hi"], spareEnv)).code).toBe(6);
+    expect((await cli(["principals", "revoke", "cli-deny-agent", "cli", "--yes"])).stderr).toContain(
+      'has no active key "cli"',
+    );
+    const removed = await cli(["principals", "remove", "cli-deny-agent", "--yes"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect((await runCli(["call", "cli-deny__echo", "--arg", "text=hi"], spareEnv)).code).toBe(3);
+    expect((await cli(["principals", "list"])).stdout).not.toContain("cli-deny-agent");
   });
 });
 
