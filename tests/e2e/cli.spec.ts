@@ -273,7 +273,9 @@ test.describe("switchboard CLI: import and export", () => {
     expect(whole.gatewayUrl).toBe(`${baseURL}/mcp`);
     expect((await cli(["servers", "remove", "cli-export", "--yes"])).code).toBe(0);
   });
+});
 
+test.describe("switchboard CLI: gateway and policy", () => {
   test("gateway status shows where clients connect; loopback maps keyless requests to a principal and off", async ({
     baseURL,
   }) => {
