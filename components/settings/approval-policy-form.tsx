@@ -1,14 +1,12 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { type FormEvent, useState, useTransition } from "react";
+import { type FormEvent, useState } from "react";
 import { updateApprovalPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { effectLabels, effectOrder, UNCLASSIFIED_AS } from "@/components/tools/effects";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
-import type { FieldErrors } from "@/lib/errors";
 import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
+import { PolicyFormFooter, usePolicySave } from "./policy-form";
 
 /** "600" → "10 minutes": the expiry as a person reads it. */
 function spelledOut(seconds: number): string {
@@ -30,11 +28,11 @@ function spelledOut(seconds: number): string {
  * non-admins.
  */
 export function ApprovalPolicyForm({ policy, canManage }: { policy: ApprovalPolicy; canManage: boolean }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "info"; text: string } | null>(null);
+  const { errors, setErrors, message, isPending, save } = usePolicySave({
+    saved: "Saved. Calls from now on follow these rules.",
+    marked: "Nothing was saved: correct the field marked below.",
+  });
   const [expiry, setExpiry] = useState(String(policy.expirySeconds));
-  const [isPending, startTransition] = useTransition();
-  const router = useRouter();
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -45,23 +43,11 @@ export function ApprovalPolicyForm({ policy, canManage }: { policy: ApprovalPoli
       // Sent as typed: a blank or a fraction is the server's to refuse, beside the field.
       expirySeconds: expiry.trim() === "" ? null : Number(expiry),
     };
-    startTransition(async () => {
-      const result = await updateApprovalPolicyAction(input);
-      const fieldErrors = result.ok ? {} : (result.error.fieldErrors ?? {});
-      setErrors(fieldErrors);
-      setMessage(
-        result.ok
-          ? { tone: "info", text: "Saved. Calls from now on follow these rules." }
-          : {
-              tone: "error",
-              text:
-                Object.keys(fieldErrors).length > 0
-                  ? "Nothing was saved: correct the field marked below."
-                  : result.error.message,
-            },
-      );
-      if (result.ok) router.refresh();
-    });
+    // Every field of this form shows its own errors.
+    save(
+      () => updateApprovalPolicyAction(input),
+      () => true,
+    );
   };
 
   return (
@@ -132,15 +118,12 @@ export function ApprovalPolicyForm({ policy, canManage }: { policy: ApprovalPoli
           </Field>
         </div>
       </fieldset>
-      {canManage ? (
-        <div className="flex justify-end">
-          <Button type="submit" disabled={isPending}>
-            {isPending ? "Saving…" : "Save rules"}
-          </Button>
-        </div>
-      ) : (
-        <p className="text-xs text-slate-500">Only an admin of this workspace can change these rules.</p>
-      )}
+      <PolicyFormFooter
+        canManage={canManage}
+        isPending={isPending}
+        label="Save rules"
+        readOnlyNote="Only an admin of this workspace can change these rules."
+      />
     </form>
   );
 }

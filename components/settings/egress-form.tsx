@@ -1,13 +1,11 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { type FormEvent, useRef, useState, useTransition } from "react";
+import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { Field, TextArea } from "@/components/ui/field";
-import type { FieldErrors } from "@/lib/errors";
 import type { EgressPolicy } from "@/lib/policy/egress-schema";
+import { PolicyFormFooter, usePolicySave } from "./policy-form";
 
 const lines = (text: string) =>
   text
@@ -17,20 +15,16 @@ const lines = (text: string) =>
 
 /** The fields that show their own errors, by their path in the policy. */
 const FIELD_PATHS = ["stdio.allowedCommands", "http.allowHosts", "http.denyHosts"] as const;
-
-const valueAt = (input: Record<string, unknown>, path: string): unknown[] | undefined => {
-  const value = path.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], input);
-  return Array.isArray(value) ? value : undefined;
-};
+type FieldPath = (typeof FIELD_PATHS)[number];
 
 /** The workspace's egress policy; read-only for non-admins. */
 export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canManage: boolean }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "info"; text: string } | null>(null);
-  const [isPending, startTransition] = useTransition();
-  const router = useRouter();
-  // What was last sent: a field error names an entry by index; the person sees it by its text.
-  const submitted = useRef<Record<string, unknown>>({});
+  const { errors, message, isPending, save } = usePolicySave({
+    saved: "Saved. New connections use this policy.",
+    marked: "Nothing was saved: correct the entries marked below.",
+  });
+  // What was last sent, by field: an error names an entry by index; a person knows it by its text.
+  const submitted = useRef<Partial<Record<FieldPath, string[]>>>({});
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -45,36 +39,25 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
         allowPrivate: form.get("allowPrivate") === "on",
       },
     };
-    submitted.current = input;
-    startTransition(async () => {
-      const result = await updateEgressPolicyAction(input);
-      const fieldErrors = result.ok ? {} : (result.error.fieldErrors ?? {});
-      setErrors(fieldErrors);
-      const besideFields = FIELD_PATHS.some((path) =>
-        Object.keys(fieldErrors).some((k) => k.startsWith(path)),
-      );
-      setMessage(
-        result.ok
-          ? { tone: "info", text: "Saved. New connections use this policy." }
-          : {
-              tone: "error",
-              text: besideFields
-                ? "Nothing was saved: correct the entries marked below."
-                : result.error.message,
-            },
-      );
-      if (result.ok) router.refresh();
-    });
+    submitted.current = {
+      "stdio.allowedCommands": input.stdio.allowedCommands,
+      "http.allowHosts": input.http.allowHosts,
+      "http.denyHosts": input.http.denyHosts,
+    };
+    save(
+      () => updateEgressPolicyAction(input),
+      (field) => FIELD_PATHS.some((path) => field.startsWith(path)),
+    );
   };
 
   /** The errors of one field; an entry's error quotes the entry ("http.allowHosts.2" → "x y": …). */
-  const err = (path: (typeof FIELD_PATHS)[number]) =>
+  const err = (path: FieldPath) =>
     Object.entries(errors)
       .filter(([key]) => key.startsWith(path))
       .flatMap(([key, messages]) => {
         const index = /\.(\d+)$/.exec(key)?.[1];
-        const entry = index === undefined ? undefined : valueAt(submitted.current, path)?.[Number(index)];
-        return typeof entry === "string" ? messages.map((m) => `"${entry}": ${m}`) : messages;
+        const entry = index === undefined ? undefined : submitted.current[path]?.[Number(index)];
+        return entry === undefined ? messages : messages.map((m) => `"${entry}": ${m}`);
       });
 
   return (
@@ -158,13 +141,7 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
           />
         </Field>
       </fieldset>
-      {canManage ? (
-        <div className="flex justify-end">
-          <Button type="submit" disabled={isPending}>
-            {isPending ? "Saving…" : "Save policy"}
-          </Button>
-        </div>
-      ) : null}
+      <PolicyFormFooter canManage={canManage} isPending={isPending} label="Save policy" />
     </form>
   );
 }
