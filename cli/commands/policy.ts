@@ -1,4 +1,5 @@
 import { type Command, InvalidArgumentError } from "commander";
+import type { ApiClient } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { print, printJson, renderFields } from "../output";
 
@@ -25,13 +26,31 @@ type EgressPolicyWire = {
 };
 
 /** "a,b, c" → ["a", "b", "c"]; "none" → [] (an empty list needs a word a shell keeps). */
-const list = (value: string): string[] =>
-  value.trim() === "none"
-    ? []
-    : value
-        .split(",")
-        .map((item) => item.trim())
-        .filter(Boolean);
+function list(value: string): string[] {
+  if (value.trim() === "none") return [];
+  const items = value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  // An empty value is more likely a lost shell variable than a wish to empty the list.
+  if (items.length === 0) throw new InvalidArgumentError('expected a comma-separated list, or "none".');
+  return items;
+}
+
+/**
+ * The policy at `path`, changed by `change` when it gives a change: the REST API's PUT takes the
+ * whole policy, so the current one is read and the change merged over it.
+ */
+async function updatePolicy<T>(
+  client: ApiClient,
+  path: string,
+  change: (current: T) => T | undefined,
+): Promise<T> {
+  const { policy: current } = await client.get<{ policy: T }>(path);
+  const next = change(current);
+  if (next === undefined) return current;
+  return (await client.put<{ policy: T }>(path, next)).policy;
+}
 
 function onOff(value: string): boolean {
   if (value === "on" || value === "off") return value === "on";
@@ -62,21 +81,24 @@ export function registerPolicy(program: Command): void {
   ).action(
     async (options: { require?: string[]; selfApproval?: string; expiry?: number }, command: Command) => {
       const { client, json } = contextOf(command);
-      let { policy: rules } = await client.get<{ policy: ApprovalPolicyWire }>("/api/v1/policy/approvals");
-      if (options.require || options.selfApproval || options.expiry !== undefined) {
-        ({ policy: rules } = await client.put<{ policy: ApprovalPolicyWire }>("/api/v1/policy/approvals", {
-          ...rules,
-          ...(options.require ? { requireApprovalFor: options.require } : {}),
-          ...(options.selfApproval ? { forbidSelfApproval: options.selfApproval === "forbidden" } : {}),
-          ...(options.expiry !== undefined ? { expirySeconds: options.expiry } : {}),
-        }));
-      }
+      const rules = await updatePolicy<ApprovalPolicyWire>(client, "/api/v1/policy/approvals", (current) =>
+        options.require || options.selfApproval || options.expiry !== undefined
+          ? {
+              ...current,
+              ...(options.require ? { requireApprovalFor: options.require } : {}),
+              ...(options.selfApproval ? { forbidSelfApproval: options.selfApproval === "forbidden" } : {}),
+              ...(options.expiry !== undefined ? { expirySeconds: options.expiry } : {}),
+            }
+          : undefined,
+      );
       if (json) return printJson(rules);
       print(
         renderFields([
           [
             "Needs approval",
-            rules.requireApprovalFor.length > 0 ? rules.requireApprovalFor.join(", ") : "nothing (by effect)",
+            rules.requireApprovalFor.length > 0
+              ? rules.requireApprovalFor.join(", ")
+              : "no effect (only tools whose rule is always)",
           ],
           ["Self-approval", rules.forbidSelfApproval ? "forbidden" : "allowed"],
           ["Expiry", `${rules.expirySeconds} s`],
@@ -108,7 +130,6 @@ export function registerPolicy(program: Command): void {
       command: Command,
     ) => {
       const { client, json } = contextOf(command);
-      let { policy: egress } = await client.get<{ policy: EgressPolicyWire }>("/api/v1/policy/egress");
       const http = {
         ...(options.schemes ? { allowedSchemes: options.schemes } : {}),
         ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
@@ -116,12 +137,14 @@ export function registerPolicy(program: Command): void {
         ...(options.loopback !== undefined ? { allowLoopback: options.loopback } : {}),
         ...(options.private !== undefined ? { allowPrivate: options.private } : {}),
       };
-      if (options.commands || Object.keys(http).length > 0) {
-        ({ policy: egress } = await client.put<{ policy: EgressPolicyWire }>("/api/v1/policy/egress", {
-          stdio: { allowedCommands: options.commands ?? egress.stdio.allowedCommands },
-          http: { ...egress.http, ...http },
-        }));
-      }
+      const egress = await updatePolicy<EgressPolicyWire>(client, "/api/v1/policy/egress", (current) =>
+        options.commands || Object.keys(http).length > 0
+          ? {
+              stdio: { allowedCommands: options.commands ?? current.stdio.allowedCommands },
+              http: { ...current.http, ...http },
+            }
+          : undefined,
+      );
       if (json) return printJson(egress);
       print(
         renderFields([

@@ -336,6 +336,8 @@ test.describe("switchboard CLI: gateway and policy", () => {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("Effects are read, write, external-write and destructive.");
       expect((await cli(["policy", "approvals", "--expiry", "ten"])).code).toBe(2);
+      // An empty list (a lost shell variable, most likely) is refused, not taken for "none".
+      expect((await cli(["policy", "approvals", "--require", ""])).code).toBe(2);
 
       const egress = await cli(["policy", "egress", "--deny-hosts", "evil.example.com", "--json"]);
       expect(egress.code, egress.stderr).toBe(0);
