@@ -1,15 +1,18 @@
 import { useSearchParams } from "next/navigation";
 import { useCallback, useMemo } from "react";
+import { useReplaceSearch } from "@/lib/client/use-replace-search";
 
 /**
  * Filters that live in the query string, so a filtered view can be linked and survives a reload.
- * Written with history.replaceState, which Next.js syncs into useSearchParams without a server
- * round trip (the data comes from React Query), and which keeps the back button's history clean.
+ * The URL is the only copy: the page reads them back through useSearchParams, and a link to the
+ * page with other filters (or none) simply shows those. Replaced, not pushed, which keeps the back
+ * button's history clean.
  */
 export function useUrlFilters<K extends string>(
   names: readonly K[],
 ): [Partial<Record<K, string>>, (patch: Partial<Record<K, string>>) => void] {
   const searchParams = useSearchParams();
+  const replaceSearch = useReplaceSearch();
   const key = searchParams.toString();
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for searchParams' content
   const filters = useMemo(() => {
@@ -21,14 +24,16 @@ export function useUrlFilters<K extends string>(
     return values;
   }, [key, names.join()]);
 
-  const update = useCallback((patch: Partial<Record<K, string>>) => {
-    const params = new URLSearchParams(window.location.search);
-    for (const [name, value] of Object.entries(patch) as [K, string | undefined][]) {
-      if (value) params.set(name, value);
-      else params.delete(name);
-    }
-    const query = params.toString();
-    window.history.replaceState(null, "", query ? `?${query}` : window.location.pathname);
-  }, []);
+  const update = useCallback(
+    (patch: Partial<Record<K, string>>) => {
+      const params = new URLSearchParams(window.location.search);
+      for (const [name, value] of Object.entries(patch) as [K, string | undefined][]) {
+        if (value) params.set(name, value);
+        else params.delete(name);
+      }
+      replaceSearch(params);
+    },
+    [replaceSearch],
+  );
   return [filters, update];
 }

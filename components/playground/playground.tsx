@@ -9,6 +9,7 @@ import { useCatalogEvents } from "@/components/tools/use-catalog-events";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { useReplaceSearch } from "@/lib/client/use-replace-search";
 import { ArgsForm } from "./args-form";
 import { CallTracker } from "./call-tracker";
 import type { Args } from "./schema-form/form-values";
@@ -19,6 +20,7 @@ import { ToolPicker } from "./tool-picker";
 export function Playground({ initialTool, canRun }: { initialTool: string | null; canRun: boolean }) {
   const { data: tools, error } = useQuery(toolsListQuery());
   const [selectedName, setSelectedName] = useState(initialTool);
+  const replaceSearch = useReplaceSearch();
   useCatalogEvents();
   const run = useMutation({
     mutationFn: async (input: { tool: string; arguments: Args }) => {
@@ -49,7 +51,7 @@ export function Playground({ initialTool, canRun }: { initialTool: string | null
             setSelectedName(tool.gatewayName);
             run.reset();
             // Shareable and reload-proof, without a navigation.
-            window.history.replaceState(null, "", `?tool=${encodeURIComponent(tool.gatewayName)}`);
+            replaceSearch(new URLSearchParams({ tool: tool.gatewayName }));
           }}
         />
         {selectedName && !selected ? (
