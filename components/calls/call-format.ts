@@ -21,6 +21,13 @@ export const isCallFinished = (status: CallStatus) =>
   status === "expired" ||
   status === "cancelled";
 
+/**
+ * Whether the call was matched to a server's tool. One refused before its tool was looked up (no
+ * grant, a viewer, an unknown name) has no server, and its effect is only the worst-case default
+ * it was stored with, not the tool's.
+ */
+export const reachedTool = (call: { serverId: string | null }) => call.serverId !== null;
+
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined) return "—";
   if (ms < 1000) return `${Math.round(ms)} ms`;

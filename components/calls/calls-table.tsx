@@ -2,7 +2,7 @@ import Link from "next/link";
 import { EffectBadge } from "@/components/servers/detail/tool-badges";
 import { DataTable } from "@/components/ui/data-table";
 import type { CallSummary } from "@/lib/calls/call-view";
-import { formatDuration } from "./call-format";
+import { formatDuration, reachedTool } from "./call-format";
 import { CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
 import { RelativeTime } from "./relative-time";
 
@@ -28,7 +28,9 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
             >
               {call.tool}
             </Link>
-            <div className="text-xs text-slate-500">{call.serverName ?? "(server removed)"}</div>
+            {reachedTool(call) ? (
+              <div className="text-xs text-slate-500">{call.serverName ?? "(server removed)"}</div>
+            ) : null}
           </td>
           <td className="px-4 py-3 align-top">
             <div className="flex flex-wrap gap-1">
@@ -50,7 +52,11 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
             </div>
           </td>
           <td className="px-4 py-3 align-top">
-            <EffectBadge effect={call.effect} />
+            {reachedTool(call) ? (
+              <EffectBadge effect={call.effect} />
+            ) : (
+              <span className="text-slate-400">—</span>
+            )}
           </td>
           <td className="whitespace-nowrap px-4 py-3 align-top text-slate-600">
             <RelativeTime iso={call.createdAt} now={now} />

@@ -44,6 +44,9 @@ test("an agent's calls are listed live, filtered through the URL, and each opens
     await expect(refusedRow).toContainText("local-tools__word_count");
     await expect(refusedRow).toContainText("Denied");
     await expect(refusedRow).toContainText(name);
+    // Refused before its tool was looked up: no server, no effect, not a "removed" one.
+    await expect(refusedRow).not.toContainText("server removed");
+    await expect(refusedRow).not.toContainText("effect:");
     await expect(page.getByText("1 call shown")).toBeVisible();
 
     // A call made while the page is open appears without a reload.
@@ -65,6 +68,7 @@ test("an agent's calls are listed live, filtered through the URL, and each opens
     await refusedRow.getByRole("link", { name: "local-tools__word_count" }).click();
     await expect(page).toHaveURL(new RegExp(`/calls/${refused.id}$`));
     await expect(page.getByRole("heading", { name: "local-tools__word_count" })).toBeVisible();
+    await expect(page.getByText("none: refused before its tool was looked up")).toBeVisible();
   } finally {
     // Leave no call waiting in the shared approval queue.
     if (waitingId)

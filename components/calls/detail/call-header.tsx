@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { EffectBadge } from "@/components/servers/detail/tool-badges";
 import type { CallDto } from "@/lib/calls/call-view";
+import { reachedTool } from "../call-format";
 import { CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
 
 const errorTitles: Record<string, string> = {
@@ -27,11 +28,13 @@ export function CallHeader({ call }: { call: CallDto }) {
           <CallStatusBadge status={call.status} />
         </span>
         {call.isError ? <ToolErrorBadge /> : null}
-        <EffectBadge effect={call.effect} />
+        {reachedTool(call) ? <EffectBadge effect={call.effect} /> : null}
       </div>
       <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">
         <Meta label="Server">
-          {call.serverName ? (
+          {!reachedTool(call) ? (
+            "none: refused before its tool was looked up"
+          ) : call.serverName ? (
             <Link href={`/servers/${call.serverName}`} className="text-indigo-700 hover:underline">
               {call.serverName}
             </Link>
