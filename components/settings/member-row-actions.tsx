@@ -34,7 +34,7 @@ export function MemberRowActions({
         className={`${inputClass} w-36`}
         value={role}
         disabled={isPending}
-        onChange={(e) => run(() => changeRoleAction({ userId, role: e.target.value }))}
+        onChange={(e) => run(() => changeRoleAction(userId, { role: e.target.value }))}
       >
         <option value="admin">admin</option>
         <option value="approver">approver</option>

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { findMembership, listMemberships } from "@/lib/tenancy/workspaces";
 import { verifyApiKey } from "./api-keys";
+import type { AuditActor } from "./audit";
 import { getAuth } from "./better-auth";
 
 export const WORKSPACE_COOKIE = "switchboard_workspace";
@@ -23,6 +24,8 @@ export type Actor =
     };
 
 export const actorId = (actor: Actor) => (actor.kind === "operator" ? actor.userId : actor.keyId);
+
+export const auditActorOf = (actor: Actor): AuditActor => ({ kind: actor.kind, id: actorId(actor) });
 
 /** An API key (Authorization: Bearer or X-API-Key) when one is sent, else the session cookie. */
 export async function resolveActor(db: Database, headers: Headers): Promise<Actor> {

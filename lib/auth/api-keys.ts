@@ -7,7 +7,7 @@ import { AppError } from "@/lib/errors";
 import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
-import { recordAudit } from "./audit";
+import { type AuditActor, auditedBy, recordAudit, userIdOf } from "./audit";
 
 const KEY_PREFIX = "sb_";
 
@@ -40,7 +40,7 @@ export async function createApiKey(
   params: {
     tenantId: string;
     input: unknown;
-    createdBy: string | null;
+    by: AuditActor;
     principalId?: string;
     value?: string;
   },
@@ -56,15 +56,14 @@ export async function createApiKey(
       prefix: prefixOf(key),
       keyHash: hashApiKey(key),
       scopes: input.scopes,
-      createdBy: params.createdBy,
+      createdBy: userIdOf(params.by),
     })
     .returning();
   if (!row) throw new AppError("internal", "The key could not be created.");
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "api_key.created",
-    actorKind: params.createdBy ? "operator" : "system",
-    actorId: params.createdBy,
+    ...auditedBy(params.by),
     subject: row.id,
     detail: `${input.name} (${input.scopes.join(", ")})`,
   });
@@ -82,7 +81,7 @@ export async function listApiKeys(db: Database, params: { tenantId: string }): P
 
 export async function revokeApiKey(
   db: Database,
-  params: { tenantId: string; id: string; actorId: string | null },
+  params: { tenantId: string; id: string; by: AuditActor },
 ): Promise<void> {
   const [row] = await db
     .update(apiKeys)
@@ -94,8 +93,7 @@ export async function revokeApiKey(
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "api_key.revoked",
-    actorKind: "operator",
-    actorId: params.actorId,
+    ...auditedBy(params.by),
     subject: row.id,
     detail: row.name,
   });

@@ -26,6 +26,15 @@ export type AuditEntry = {
   detail?: string | null;
 };
 
+/** Who made a change, as the audit log records it; `null` is Switchboard itself (a first start). */
+export type AuditActor = { kind: "operator" | "api_key"; id: string } | null;
+
+export const auditedBy = (by: AuditActor): Pick<AuditEntry, "actorKind" | "actorId"> =>
+  by ? { actorKind: by.kind, actorId: by.id } : { actorKind: "system", actorId: null };
+
+/** The user behind a change, for columns that name a person (created by, invited by). */
+export const userIdOf = (by: AuditActor): string | null => (by?.kind === "operator" ? by.id : null);
+
 /** Never pass secrets, passwords or keys here: the audit log is read by people. */
 export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
   await db.insert(auditEvents).values(entry);

@@ -7,7 +7,7 @@ import { isUniqueViolation } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
-import { recordAudit } from "./audit";
+import { type AuditActor, auditedBy, recordAudit, userIdOf } from "./audit";
 
 const INVITATION_DAYS = 7;
 
@@ -20,7 +20,7 @@ const hash = (token: string) => createHash("sha256").update(token).digest("hex")
 /** An invitation link, shown once (no email is sent: the admin passes the link on). */
 export async function createInvitation(
   db: Database,
-  params: { tenantId: string; input: unknown; invitedBy: string },
+  params: { tenantId: string; input: unknown; by: AuditActor },
 ): Promise<{ url: string; role: Role; expiresAt: string }> {
   const { role } = parseOrThrow(createInvitationSchema, params.input, "The invitation");
   const token = randomBytes(24).toString("base64url");
@@ -29,14 +29,13 @@ export async function createInvitation(
     tenantId: params.tenantId,
     role,
     tokenHash: hash(token),
-    invitedBy: params.invitedBy,
+    invitedBy: userIdOf(params.by),
     expiresAt,
   });
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "member.invited",
-    actorKind: "operator",
-    actorId: params.invitedBy,
+    ...auditedBy(params.by),
     detail: `as ${role}`,
   });
   return { url: `${readEnv().publicUrl}/invite/${token}`, role, expiresAt: expiresAt.toISOString() };

@@ -4,11 +4,15 @@ import { memberships, type Role, roles, users } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
-import { recordAudit } from "./audit";
+import { type AuditActor, auditedBy, recordAudit } from "./audit";
 
 export type MemberDto = { userId: string; name: string; email: string; role: Role; joinedAt: string };
 
-export async function listMembers(db: Database, params: { tenantId: string }): Promise<MemberDto[]> {
+/** The workspace's members, oldest first; with `userId`, only that one (or none). */
+export async function listMembers(
+  db: Database,
+  params: { tenantId: string; userId?: string },
+): Promise<MemberDto[]> {
   const rows = await db
     .select({
       userId: users.id,
@@ -19,21 +23,26 @@ export async function listMembers(db: Database, params: { tenantId: string }): P
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
-    .where(eq(memberships.tenantId, params.tenantId))
+    .where(
+      and(
+        eq(memberships.tenantId, params.tenantId),
+        params.userId ? eq(memberships.userId, params.userId) : undefined,
+      ),
+    )
     .orderBy(asc(memberships.createdAt));
   return rows.map((r) => ({ ...r, joinedAt: r.joinedAt.toISOString() }));
 }
 
 export const changeRoleSchema = z.strictObject({
-  userId: z.string().min(1).max(100),
   role: z.enum(roles, { error: "Pick a role: admin, approver or viewer." }),
 });
 
 export async function changeMemberRole(
   db: Database,
-  params: { tenantId: string; input: unknown; actorId: string },
-): Promise<void> {
-  const { userId, role } = parseOrThrow(changeRoleSchema, params.input, "The role change");
+  params: { tenantId: string; userId: string; input: unknown; by: AuditActor },
+): Promise<MemberDto> {
+  const { userId } = params;
+  const { role } = parseOrThrow(changeRoleSchema, params.input, "The role change");
   await db.transaction(async (tx) => {
     const current = await getMembershipOrThrow(tx, params.tenantId, userId);
     if (current.role === "admin" && role !== "admin") await assertAnotherAdmin(tx, params.tenantId);
@@ -45,16 +54,18 @@ export async function changeMemberRole(
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "member.role_changed",
-    actorKind: "operator",
-    actorId: params.actorId,
+    ...auditedBy(params.by),
     subject: userId,
     detail: `to ${role}`,
   });
+  const [member] = await listMembers(db, { tenantId: params.tenantId, userId });
+  if (!member) throw new AppError("not_found", "That person is no longer a member of this workspace.");
+  return member;
 }
 
 export async function removeMember(
   db: Database,
-  params: { tenantId: string; userId: string; actorId: string },
+  params: { tenantId: string; userId: string; by: AuditActor },
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const current = await getMembershipOrThrow(tx, params.tenantId, params.userId);
@@ -66,8 +77,7 @@ export async function removeMember(
   await recordAudit(db, {
     tenantId: params.tenantId,
     action: "member.removed",
-    actorKind: "operator",
-    actorId: params.actorId,
+    ...auditedBy(params.by),
     subject: params.userId,
   });
 }

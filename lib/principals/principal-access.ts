@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, grants, principals } from "@/db/schema";
 import { type ApiKeyDto, createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import type { AuditActor } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { replaceGrantsSchema } from "@/lib/policy/grants";
@@ -23,7 +24,7 @@ const createKeySchema = z.strictObject({
  */
 export async function createPrincipalKey(
   db: Database,
-  params: PrincipalRef & { input: unknown; createdBy: string | null },
+  params: PrincipalRef & { input: unknown; by: AuditActor },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const { name } = parseOrThrow(createKeySchema, params.input, "The API key");
   await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
@@ -31,13 +32,13 @@ export async function createPrincipalKey(
     tenantId: params.tenantId,
     principalId: params.principalId,
     input: { name, scopes: ["gateway"] },
-    createdBy: params.createdBy,
+    by: params.by,
   });
 }
 
 export async function revokePrincipalKey(
   db: Database,
-  params: PrincipalRef & { keyId: string; actorId: string | null },
+  params: PrincipalRef & { keyId: string; by: AuditActor },
 ): Promise<void> {
   const [key] = await db
     .select({ id: apiKeys.id })
@@ -50,7 +51,7 @@ export async function revokePrincipalKey(
       ),
     );
   if (!key) throw new AppError("not_found", "This principal has no API key with that id.");
-  await revokeApiKey(db, { tenantId: params.tenantId, id: key.id, actorId: params.actorId });
+  await revokeApiKey(db, { tenantId: params.tenantId, id: key.id, by: params.by });
 }
 
 /** Replaces the whole set at once, so what an admin saved is exactly what is enforced. */

@@ -20,7 +20,7 @@ export async function bootstrapDatabase(db: Database, options: BootstrapOptions)
     await createApiKey(db, {
       tenantId: tenant.id,
       input: { name: "bootstrap", scopes: ["admin", "gateway"] },
-      createdBy: null,
+      by: null,
       value: options.bootstrapApiKey,
     });
   }

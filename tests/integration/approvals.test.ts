@@ -9,6 +9,7 @@ import { GET as listCallsRoute, POST as postCallRoute } from "@/app/api/v1/calls
 import { GET as getPolicyRoute, PUT as putPolicyRoute } from "@/app/api/v1/policy/approvals/route";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { createTestAgent, createTestApiKey, createTestOperator } from "../fixtures/databases";
+import { bearer, type Json, sendTo } from "../fixtures/route-request";
 
 /*
  * The REST face of governed calls (API.md): a call made over HTTP waits in the queue, an operator
@@ -18,35 +19,13 @@ import { createTestAgent, createTestApiKey, createTestOperator } from "../fixtur
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions, not by types
-type Json = Record<string, any>;
-const origin = "http://127.0.0.1:3000";
-const noParams = { params: Promise.resolve({}) };
-const withId = (id: string) => ({ params: Promise.resolve({ id }) });
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const cookie = (value: string) => ({ cookie: value });
-
-async function send(
-  route: (req: Request, ctx: never) => Promise<Response>,
-  path: string,
-  init: { method?: string; headers: Record<string, string>; body?: unknown; params?: unknown },
-): Promise<{ status: number; body: Json; headers: Headers }> {
-  const req = new Request(`${origin}${path}`, {
-    method: init.method ?? "GET",
-    headers: { ...init.headers, ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
-    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-  });
-  const res = await route(req, (init.params ?? noParams) as never);
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : {}, headers: res.headers };
-}
-
 describe("calls and approvals over REST", () => {
   let world: CallsWorld;
   let agentKey: Record<string, string>;
   const token = () => `t-${randomBytes(6).toString("hex")}`;
   const postCall = (headers: Record<string, string>, body: unknown) =>
-    send(postCallRoute, "/api/v1/calls", { method: "POST", headers, body });
+    sendTo(postCallRoute, "/api/v1/calls", { method: "POST", headers, body });
 
   beforeAll(async () => {
     world = await openCallsWorld("pglite");
@@ -69,7 +48,7 @@ describe("calls and approvals over REST", () => {
       arguments: { token: t },
     });
 
-    const queue = await send(listApprovalsRoute, "/api/v1/approvals?status=pending", {
+    const queue = await sendTo(listApprovalsRoute, "/api/v1/approvals?status=pending", {
       headers: cookie(world.approvers[0]?.cookie ?? ""),
     });
     expect(queue.status).toBe(200);
@@ -86,15 +65,15 @@ describe("calls and approvals over REST", () => {
       },
     });
 
-    const waiting = send(waitRoute, `/api/v1/calls/${callId}/wait?timeoutSeconds=30`, {
+    const waiting = sendTo(waitRoute, `/api/v1/calls/${callId}/wait?timeoutSeconds=30`, {
       headers: agentKey,
-      params: withId(callId),
+      params: { id: callId },
     });
-    const approved = await send(approveRoute, `/api/v1/approvals/${entry.id}/approve`, {
+    const approved = await sendTo(approveRoute, `/api/v1/approvals/${entry.id}/approve`, {
       method: "POST",
       headers: cookie(world.approvers[0]?.cookie ?? ""),
       body: { reason: "ok for today" },
-      params: withId(entry.id),
+      params: { id: entry.id },
     });
     expect(approved.status).toBe(200);
     expect(approved.body.approval).toMatchObject({
@@ -110,10 +89,10 @@ describe("calls and approvals over REST", () => {
       result: { content: [{ type: "text", text: `recorded ${t}` }] },
     });
 
-    const again = await send(denyRoute, `/api/v1/approvals/${entry.id}/deny`, {
+    const again = await sendTo(denyRoute, `/api/v1/approvals/${entry.id}/deny`, {
       method: "POST",
       headers: cookie(world.approvers[1]?.cookie ?? ""),
-      params: withId(entry.id),
+      params: { id: entry.id },
     });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({
@@ -121,9 +100,9 @@ describe("calls and approvals over REST", () => {
       message: expect.stringContaining("already approved by approver-a-pglite"),
     });
 
-    const detail = await send(getCallRoute, `/api/v1/calls/${callId}`, {
+    const detail = await sendTo(getCallRoute, `/api/v1/calls/${callId}`, {
       headers: cookie(world.admin.cookie),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(detail.body.timeline.map((e: Json) => e.type)).toEqual([
       "call.requested",
@@ -144,17 +123,17 @@ describe("calls and approvals over REST", () => {
     const posting = postCall(agentKey, { tool: "fixture__record", arguments: { token: t }, waitSeconds: 30 });
     let approvalId: string | undefined;
     for (let i = 0; i < 200 && !approvalId; i++) {
-      const queue = await send(listApprovalsRoute, "/api/v1/approvals", {
+      const queue = await sendTo(listApprovalsRoute, "/api/v1/approvals", {
         headers: cookie(world.admin.cookie),
       });
       approvalId = queue.body.approvals.find((a: Json) => a.call.arguments.token === t)?.id;
       if (!approvalId) await new Promise((r) => setTimeout(r, 25));
     }
-    const denied = await send(denyRoute, `/api/v1/approvals/${approvalId}/deny`, {
+    const denied = await sendTo(denyRoute, `/api/v1/approvals/${approvalId}/deny`, {
       method: "POST",
       headers: cookie(world.approvers[1]?.cookie ?? ""),
       body: { reason: "wrong repository" },
-      params: withId(approvalId ?? ""),
+      params: { id: approvalId ?? "" },
     });
     expect(denied.status).toBe(200);
     const done = await posting;
@@ -163,7 +142,7 @@ describe("calls and approvals over REST", () => {
       status: "denied",
       approval: { status: "denied", reason: "wrong repository" },
     });
-    const history = await send(listApprovalsRoute, "/api/v1/approvals?status=decided", {
+    const history = await sendTo(listApprovalsRoute, "/api/v1/approvals?status=decided", {
       headers: cookie(world.admin.cookie),
     });
     expect(history.body.approvals[0]).toMatchObject({ id: approvalId, status: "denied" });
@@ -178,7 +157,7 @@ describe("calls and approvals over REST", () => {
     });
     expect(refused.status).toBe(403);
 
-    const policy = await send(putPolicyRoute, "/api/v1/policy/approvals", {
+    const policy = await sendTo(putPolicyRoute, "/api/v1/policy/approvals", {
       method: "PUT",
       headers: cookie(world.admin.cookie),
       body: { forbidSelfApproval: true },
@@ -188,7 +167,7 @@ describe("calls and approvals over REST", () => {
       forbidSelfApproval: true,
       expirySeconds: 600,
     });
-    const read = await send(getPolicyRoute, "/api/v1/policy/approvals", { headers: cookie(viewer.cookie) });
+    const read = await sendTo(getPolicyRoute, "/api/v1/policy/approvals", { headers: cookie(viewer.cookie) });
     expect(read.body.policy.forbidSelfApproval).toBe(true);
 
     const t = token();
@@ -200,26 +179,26 @@ describe("calls and approvals over REST", () => {
     expect(own.body.call.requester).toMatchObject({ kind: "operator", id: world.admin.userId });
     const callId = own.body.call.id as string;
     // The id of the call works as well as the approval's.
-    const self = await send(approveRoute, `/api/v1/approvals/${callId}/approve`, {
+    const self = await sendTo(approveRoute, `/api/v1/approvals/${callId}/approve`, {
       method: "POST",
       headers: cookie(world.admin.cookie),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(self.status).toBe(403);
     expect(self.body.error.message).toMatch(/own calls/);
-    const byViewer = await send(approveRoute, `/api/v1/approvals/${callId}/approve`, {
+    const byViewer = await sendTo(approveRoute, `/api/v1/approvals/${callId}/approve`, {
       method: "POST",
       headers: cookie(viewer.cookie),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(byViewer.status).toBe(403);
-    const other = await send(approveRoute, `/api/v1/approvals/${callId}/approve`, {
+    const other = await sendTo(approveRoute, `/api/v1/approvals/${callId}/approve`, {
       method: "POST",
       headers: cookie(world.approvers[1]?.cookie ?? ""),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(other.status).toBe(200);
-    await send(putPolicyRoute, "/api/v1/policy/approvals", {
+    await sendTo(putPolicyRoute, "/api/v1/policy/approvals", {
       method: "PUT",
       headers: cookie(world.admin.cookie),
       body: {},
@@ -231,29 +210,29 @@ describe("calls and approvals over REST", () => {
     const t = token();
     const posted = await postCall(agentKey, { tool: "fixture__record", arguments: { token: t } });
     const callId = posted.body.call.id as string;
-    const foreign = await send(getCallRoute, `/api/v1/calls/${callId}`, {
+    const foreign = await sendTo(getCallRoute, `/api/v1/calls/${callId}`, {
       headers: bearer(key),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(foreign.status).toBe(404);
-    const own = await send(getCallRoute, `/api/v1/calls/${callId}`, {
+    const own = await sendTo(getCallRoute, `/api/v1/calls/${callId}`, {
       headers: agentKey,
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(own.status).toBe(200);
     // Keys of a principal are gateway-only: they cannot decide, even their own calls.
-    const selfDecide = await send(approveRoute, `/api/v1/approvals/${callId}/approve`, {
+    const selfDecide = await sendTo(approveRoute, `/api/v1/approvals/${callId}/approve`, {
       method: "POST",
       headers: agentKey,
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(selfDecide.status).toBe(403);
 
     const adminKey = await createTestApiKey(world.handle, ["admin"]);
-    const decided = await send(denyRoute, `/api/v1/approvals/${callId}/deny`, {
+    const decided = await sendTo(denyRoute, `/api/v1/approvals/${callId}/deny`, {
       method: "POST",
       headers: bearer(adminKey),
-      params: withId(callId),
+      params: { id: callId },
     });
     expect(decided.status).toBe(200);
     expect(decided.body.approval.decidedBy).toMatchObject({ kind: "api_key", name: 'API key "test-admin"' });
@@ -267,14 +246,14 @@ describe("calls and approvals over REST", () => {
     for (let i = 0; i < 3; i++)
       await postCall(agentKey, { tool: "local-tools__current_time", arguments: {} });
     const headers = cookie(world.admin.cookie);
-    const first = await send(listCallsRoute, "/api/v1/calls?tool=local-tools__current_time&limit=2", {
+    const first = await sendTo(listCallsRoute, "/api/v1/calls?tool=local-tools__current_time&limit=2", {
       headers,
     });
     expect(first.status).toBe(200);
     expect(first.body.calls).toHaveLength(2);
     expect(first.body.calls[0]).not.toHaveProperty("arguments");
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await send(
+    const second = await sendTo(
       listCallsRoute,
       `/api/v1/calls?tool=local-tools__current_time&limit=2&cursor=${first.body.nextCursor}`,
       { headers },
@@ -283,7 +262,7 @@ describe("calls and approvals over REST", () => {
     const ids = [...first.body.calls, ...second.body.calls].map((c: Json) => c.id);
     expect(new Set(ids).size).toBe(3);
 
-    const pending = await send(
+    const pending = await sendTo(
       listCallsRoute,
       "/api/v1/calls?status=pending_approval,denied&server=fixture",
       { headers },
@@ -293,10 +272,12 @@ describe("calls and approvals over REST", () => {
         (c: Json) => ["pending_approval", "denied"].includes(c.status) && c.serverName === "fixture",
       ),
     ).toBe(true);
-    const byRequester = await send(listCallsRoute, `/api/v1/calls?requester=${world.agent.id}`, { headers });
+    const byRequester = await sendTo(listCallsRoute, `/api/v1/calls?requester=${world.agent.id}`, {
+      headers,
+    });
     expect(byRequester.body.calls.every((c: Json) => c.requester.id === world.agent.id)).toBe(true);
 
-    const bad = await send(listCallsRoute, "/api/v1/calls?status=sleeping", { headers });
+    const bad = await sendTo(listCallsRoute, "/api/v1/calls?status=sleeping", { headers });
     expect(bad.status).toBe(400);
     const badBody = await postCall(agentKey, { tool: "local-tools__echo", arguments: [1], waitSeconds: 500 });
     expect(badBody.status).toBe(400);

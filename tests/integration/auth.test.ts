@@ -119,7 +119,7 @@ describe("auth", () => {
       .from(apiKeys)
       .where(eq(apiKeys.prefix, key.slice(0, 9)));
     expect(row?.lastUsedAt).not.toBeNull();
-    await revokeApiKey(handle.db, { tenantId: handle.defaultTenant.id, id: row?.id ?? "", actorId: null });
+    await revokeApiKey(handle.db, { tenantId: handle.defaultTenant.id, id: row?.id ?? "", by: null });
     const revoked = await list({ authorization: `Bearer ${key}` });
     expect(revoked.status).toBe(401);
     expect((await revoked.json()).error.message).toMatch(/revoked/);

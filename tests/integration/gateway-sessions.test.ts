@@ -433,7 +433,7 @@ describe("gateway sessions (in-process, PGlite, the conformance fixture over std
         tenantId: world.tenantId,
         principalId: agent.id,
         keyId: agent.keyId,
-        actorId: null,
+        by: null,
       });
       await eventually(async () => (gatewaySessions.get(sessionId) ? undefined : true), "the session closed");
     } finally {

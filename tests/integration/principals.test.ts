@@ -8,39 +8,18 @@ import { GET as listPrincipalsRoute, POST as postPrincipalRoute } from "@/app/ap
 import { resolveActor } from "@/lib/auth/actor";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
+import { senderAs } from "../fixtures/route-request";
 
 /* Principals over REST: create, a key shown once (gateway-only), grants replaced as a set. */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON bodies are checked by the assertions, not by types
-type Json = Record<string, any>;
-type Route = (req: Request, ctx: never) => Promise<Response>;
 
 describe("principals REST", () => {
   let handle: ProcessDatabase;
   let admin: Record<string, string>;
   let viewer: Record<string, string>;
 
-  const send = async (
-    route: Route,
-    path: string,
-    init: { method?: string; body?: unknown; params?: Json; headers?: Record<string, string> } = {},
-  ) => {
-    const res = await route(
-      new Request(`http://127.0.0.1${path}`, {
-        method: init.method ?? "GET",
-        headers: {
-          ...(init.headers ?? admin),
-          ...(init.body !== undefined ? { "content-type": "application/json" } : {}),
-        },
-        body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
-      }),
-      { params: Promise.resolve(init.params ?? {}) } as never,
-    );
-    const text = await res.text();
-    return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-  };
+  const send = senderAs(() => admin);
 
   beforeAll(async () => {
     handle = await openProcessTestDatabase("pglite");
@@ -106,7 +85,10 @@ describe("principals REST", () => {
       body: { patterns: ["github__*", "local-tools__echo", "github__*"] },
       params: { id },
     });
-    expect(grants).toEqual({ status: 200, body: { patterns: ["github__*", "local-tools__echo"] } });
+    expect({ status: grants.status, body: grants.body }).toEqual({
+      status: 200,
+      body: { patterns: ["github__*", "local-tools__echo"] },
+    });
     const replaced = await send(putGrantsRoute, `/api/v1/principals/${id}/grants`, {
       method: "PUT",
       body: { patterns: ["*"] },

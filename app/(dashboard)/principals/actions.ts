@@ -2,6 +2,7 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { auditActorOf } from "@/lib/auth/actor";
 import type { ApiKeyDto } from "@/lib/auth/api-keys";
 import { createPrincipalKey, replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
 import { createPrincipal, deletePrincipal, type PrincipalDto } from "@/lib/principals/principals";
@@ -34,7 +35,7 @@ export async function createPrincipalKeyAction(
       tenantId: tenant.id,
       principalId: principalIdOf(principalId),
       input,
-      createdBy: actor.userId,
+      by: auditActorOf(actor),
     }),
   );
 }
@@ -48,7 +49,7 @@ export async function revokePrincipalKeyAction(
       tenantId: tenant.id,
       principalId: principalIdOf(principalId),
       keyId: parseOrThrow(idParam, keyId, "The key id"),
-      actorId: actor.userId,
+      by: auditActorOf(actor),
     });
     return null;
   });

@@ -2,6 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { auditActorOf } from "@/lib/auth/actor";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
@@ -13,13 +14,18 @@ export async function createInvitationAction(
   input: unknown,
 ): Promise<ActionResult<{ url: string; expiresAt: string }>> {
   return runAction("manage", ({ db, tenant, actor }) =>
-    createInvitation(db, { tenantId: tenant.id, input, invitedBy: actor.userId }),
+    createInvitation(db, { tenantId: tenant.id, input, by: auditActorOf(actor) }),
   );
 }
 
-export async function changeRoleAction(input: unknown): Promise<ActionResult<null>> {
+export async function changeRoleAction(userId: unknown, input: unknown): Promise<ActionResult<null>> {
   const result = await runAction("manage", async ({ db, tenant, actor }) => {
-    await changeMemberRole(db, { tenantId: tenant.id, input, actorId: actor.userId });
+    await changeMemberRole(db, {
+      tenantId: tenant.id,
+      userId: String(userId),
+      input,
+      by: auditActorOf(actor),
+    });
     return null;
   });
   if (result.ok) revalidatePath("/settings/members");
@@ -28,7 +34,7 @@ export async function changeRoleAction(input: unknown): Promise<ActionResult<nul
 
 export async function removeMemberAction(userId: unknown): Promise<ActionResult<null>> {
   const result = await runAction("manage", async ({ db, tenant, actor }) => {
-    await removeMember(db, { tenantId: tenant.id, userId: String(userId), actorId: actor.userId });
+    await removeMember(db, { tenantId: tenant.id, userId: String(userId), by: auditActorOf(actor) });
     return null;
   });
   if (result.ok) revalidatePath("/settings/members");
@@ -37,7 +43,7 @@ export async function removeMemberAction(userId: unknown): Promise<ActionResult<
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<{ key: string }>> {
   const result = await runAction("manage", async ({ db, tenant, actor }) => {
-    const { key } = await createApiKey(db, { tenantId: tenant.id, input, createdBy: actor.userId });
+    const { key } = await createApiKey(db, { tenantId: tenant.id, input, by: auditActorOf(actor) });
     return { key };
   });
   if (result.ok) revalidatePath("/settings/api-keys");
@@ -46,7 +52,7 @@ export async function createApiKeyAction(input: unknown): Promise<ActionResult<{
 
 export async function revokeApiKeyAction(id: unknown): Promise<ActionResult<null>> {
   const result = await runAction("manage", async ({ db, tenant, actor }) => {
-    await revokeApiKey(db, { tenantId: tenant.id, id: String(id), actorId: actor.userId });
+    await revokeApiKey(db, { tenantId: tenant.id, id: String(id), by: auditActorOf(actor) });
     return null;
   });
   if (result.ok) revalidatePath("/settings/api-keys");

@@ -1,5 +1,5 @@
 // POST /api/v1/principals/{id}/keys — a gateway key for the principal, shown once
-import { actorId } from "@/lib/auth/actor";
+import { auditActorOf } from "@/lib/auth/actor";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { createPrincipalKey } from "@/lib/principals/principal-access";
@@ -11,7 +11,7 @@ export const POST = apiRoute<{ id: string }>("manage", async ({ req, db, actor, 
     tenantId: tenant.id,
     principalId: params.id,
     input: await readJsonBody(req),
-    createdBy: actor.kind === "operator" ? actorId(actor) : null,
+    by: auditActorOf(actor),
   });
   return Response.json(created, { status: 201 });
 });

@@ -1,5 +1,5 @@
 // DELETE /api/v1/principals/{id}/keys/{keyId} — revoke one of the principal's keys
-import { actorId } from "@/lib/auth/actor";
+import { auditActorOf } from "@/lib/auth/actor";
 import { apiRoute } from "@/lib/http/api-route";
 import { revokePrincipalKey } from "@/lib/principals/principal-access";
 
@@ -12,7 +12,7 @@ export const DELETE = apiRoute<{ id: string; keyId: string }>(
       tenantId: tenant.id,
       principalId: params.id,
       keyId: params.keyId,
-      actorId: actor.kind === "operator" ? actorId(actor) : null,
+      by: auditActorOf(actor),
     });
     return new Response(null, { status: 204 });
   },
