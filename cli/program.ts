@@ -5,7 +5,9 @@ import { registerCalls } from "./commands/calls";
 import { registerEvents } from "./commands/events";
 import { registerGateway } from "./commands/gateway";
 import { registerImportExport } from "./commands/import-export";
+import { registerKeys } from "./commands/keys";
 import { registerLogin } from "./commands/login";
+import { registerMembers } from "./commands/members";
 import { registerPolicy } from "./commands/policy";
 import { registerPrincipals } from "./commands/principals";
 import { registerSecrets } from "./commands/secrets";
@@ -51,6 +53,8 @@ Examples:
   registerPrincipals(program);
   registerGateway(program);
   registerPolicy(program);
+  registerKeys(program);
+  registerMembers(program);
   registerSecrets(program);
   registerImportExport(program);
   return program;

@@ -94,6 +94,20 @@ export type PrincipalWire = {
   createdAt?: string;
 };
 
+export type ApiKeyWire = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  /** set for an agent's key (managed under principals) */
+  principalId: string | null;
+  createdAt?: string;
+  lastUsedAt?: string | null;
+  revokedAt?: string | null;
+};
+
+export type MemberWire = { userId: string; name: string; email: string; role: string; joinedAt?: string };
+
 export const terminalCallStatuses: readonly CallStatus[] = [
   "denied",
   "expired",

@@ -5,6 +5,7 @@ import { CliError, usageError } from "../errors";
 import { formatTime, note, print, printJson, renderTable } from "../output";
 import { confirmedOrYes } from "../prompt";
 import type { PrincipalWire } from "../wire-types";
+import { pickActiveKey } from "./key-ref";
 
 /** Agents and MCP clients: who they are, their gateway keys, and which tools they may call. */
 export function registerPrincipals(program: Command): void {
@@ -149,17 +150,10 @@ export function registerPrincipals(program: Command): void {
     .action(async (ref: string, keyRef: string, options: { yes?: boolean }, command: Command) => {
       const { client } = contextOf(command);
       const principal = await findPrincipal(client, ref);
-      const active = (principal.keys ?? []).filter((k) => !k.revokedAt);
-      const matches = active.filter((k) => k.name === keyRef || k.prefix === keyRef.replace(/…$/, ""));
-      if (matches.length === 0)
-        throw new CliError(
-          `${principal.name} has no active key "${keyRef}". See switchboard principals keys ${principal.name}.`,
-        );
-      if (matches.length > 1)
-        throw new CliError(
-          `${matches.length} active keys of ${principal.name} are named "${keyRef}": give its prefix instead.`,
-        );
-      const [key] = matches as [(typeof matches)[number]];
+      const key = pickActiveKey(principal.keys ?? [], keyRef, {
+        owner: principal.name,
+        listCommand: `switchboard principals keys ${principal.name}`,
+      });
       if (
         !(await confirmedOrYes(
           `Revoke the key "${key.name}" (${key.prefix}…) of ${principal.name}?`,

@@ -48,6 +48,8 @@ test.describe("switchboard CLI: help and failures", () => {
       "principals",
       "gateway",
       "policy",
+      "keys",
+      "members",
       "import",
       "export",
     ]) {
@@ -500,6 +502,83 @@ test.describe("switchboard CLI: calls, approvals and events", () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect((await runCli(["call", "cli-deny__echo", "--arg", "text=hi"], spareEnv)).code).toBe(3);
     expect((await cli(["principals", "list"])).stdout).not.toContain("cli-deny-agent");
+  });
+});
+
+test.describe("switchboard CLI: keys and members", () => {
+  test("a key made with keys create works at once and stops at once when revoked", async () => {
+    const created = await cli(["keys", "create", "cli-e2e-ci"]);
+    expect(created.code, created.stderr).toBe(0);
+    const key = created.stdout.trim();
+    expect(key).toMatch(/^sb_\S+$/);
+    expect(created.stderr).toContain("shown once");
+    const keyEnv = cliEnvWith({ SWITCHBOARD_API_KEY: key });
+    expect((await runCli(["servers", "list"], keyEnv)).code).toBe(0); // admin by default
+
+    const listed = await cli(["keys", "list"]);
+    expect(listed.stdout).toMatch(/cli-e2e-ci\s+sb_\S+…\s+admin\s+the workspace/);
+    expect(listed.stdout).not.toContain(key);
+    expect((await cli(["keys", "create", "x", "--scope", "root"])).stderr).toContain('Unknown scope "root"');
+
+    expect((await cli(["keys", "revoke", "cli-e2e-ci"])).code).toBe(2); // no terminal, no --yes
+    const revoked = await cli(["keys", "revoke", "cli-e2e-ci", "--yes"]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    const refused = await runCli(["servers", "list"], keyEnv);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain("revoked");
+    const json = JSON.parse((await cli(["keys", "list", "--json"])).stdout) as Array<{
+      name: string;
+      revokedAt: string | null;
+    }>;
+    expect(json.find((k) => k.name === "cli-e2e-ci")?.revokedAt).toBeTruthy();
+    expect((await cli(["keys", "revoke", "cli-e2e-ci", "--yes"])).stderr).toContain(
+      'no active key "cli-e2e-ci"',
+    );
+  });
+
+  test("members invite makes a link that joins; role and remove change what the member may do", async ({
+    browser,
+  }) => {
+    const invited = await cli(["members", "invite", "--role", "approver"]);
+    expect(invited.code, invited.stderr).toBe(0);
+    const link = invited.stdout.trim();
+    expect(link).toMatch(/\/invite\/[\w-]+$/);
+    expect((await cli(["members", "invite", "--role", "owner"])).code).toBe(2);
+
+    const person = { name: "Cleo CLI", email: `cleo-${Date.now()}@example.com`, password: "cleo password 1" };
+    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    try {
+      const page = await context.newPage();
+      await page.goto(new URL(link).pathname);
+      await page.getByRole("textbox", { name: "Your name" }).fill(person.name);
+      await page.getByRole("textbox", { name: "Email" }).fill(person.email);
+      await page.getByLabel("Password").fill(person.password);
+      await page.getByRole("button", { name: "Create account and join" }).click();
+      await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+
+      expect((await cli(["members", "list"])).stdout).toMatch(new RegExp(`${person.email}\\s+approver`));
+      // An approver may decide (there is no such approval: 404, not 403).
+      const decideAsApprover = await page.request.post("/api/v1/approvals/none/approve", { data: {} });
+      expect(decideAsApprover.status()).toBe(404);
+      const demoted = await cli(["members", "role", person.email, "viewer"]);
+      expect(demoted.code, demoted.stderr).toBe(0);
+      expect(demoted.stdout).toContain(`${person.email} is now viewer.`);
+      // A viewer's session may read but no longer decide approvals.
+      const decide = await page.request.post("/api/v1/approvals/none/approve", { data: {} });
+      expect(decide.status()).toBe(403);
+      expect((await decide.json()).error.message).toMatch(/approver or admin role/);
+
+      expect((await cli(["members", "role", "nobody@example.com", "viewer"])).stderr).toContain(
+        'There is no member "nobody@example.com"',
+      );
+      const removed = await cli(["members", "remove", person.email, "--yes"]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect((await cli(["members", "list"])).stdout).not.toContain(person.email);
+      const after = await page.request.get("/api/v1/servers");
+      expect(after.status()).toBe(403);
+    } finally {
+      await context.close();
+    }
   });
 });
 

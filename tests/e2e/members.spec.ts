@@ -57,7 +57,20 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
   // The admin sees the new member, and removes them after a confirmation: access ends at once.
   await page.reload();
   const member = page.getByTestId(`member-${viewer.email}`);
-  await expect(member).toContainText("viewer");
+  const role = member.getByLabel(`Role of ${viewer.name}`);
+  await expect(role).toHaveValue("viewer");
+
+  // Made an approver in the dashboard, the member may decide approvals (none by that id: 404).
+  await role.selectOption("approver");
+  await page.reload();
+  await expect(role).toHaveValue("approver");
+  expect((await viewerPage.request.post("/api/v1/approvals/none/approve", { data: {} })).status()).toBe(404);
+
+  // The last admin cannot be demoted; the page says why.
+  await page.getByTestId(`member-${admin.email}`).getByLabel(`Role of ${admin.name}`).selectOption("viewer");
+  await expect(page.getByTestId(`member-${admin.email}`).getByRole("alert")).toContainText(
+    "at least one admin",
+  );
   await member.getByRole("button", { name: `Remove ${viewer.name}` }).click();
   const confirm = page.getByRole("dialog", { name: `Remove ${viewer.name} from this workspace?` });
   await confirm.getByRole("button", { name: "Cancel" }).click();
