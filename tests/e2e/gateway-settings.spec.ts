@@ -138,9 +138,12 @@ test.describe("Settings → Gateway", () => {
       await page.goto("/");
       await workspace.selectOption({ label: "+ New workspace…" });
       const dialog = page.getByRole("dialog", { name: "New workspace" });
-      await dialog.getByRole("textbox", { name: "Name" }).fill(`Held elsewhere ${principalName}`);
+      const name = `Held elsewhere ${principalName}`;
+      await dialog.getByRole("textbox", { name: "Name" }).fill(name);
       await dialog.getByRole("button", { name: "Create workspace" }).click();
-      await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+      // The overview was already showing: wait for the new workspace's, or the next page may
+      // load while the switch is still on its way (and show the default workspace).
+      await expect(page.getByText(`${name}: your MCP servers at a glance.`)).toBeVisible();
       await page.goto("/settings/gateway");
       await expect(page.getByTestId("loopback-mapping-state")).toContainText(
         "Every gateway request needs a principal's key.",
