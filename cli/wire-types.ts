@@ -101,6 +101,7 @@ export type ApiKeyWire = {
   scopes: string[];
   /** set for an agent's key (managed under principals) */
   principalId: string | null;
+  principalName?: string | null;
   createdAt?: string;
   lastUsedAt?: string | null;
   revokedAt?: string | null;

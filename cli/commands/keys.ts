@@ -29,7 +29,10 @@ export function registerKeys(program: Command): void {
           { header: "Name", value: (k) => k.name },
           { header: "Prefix", value: (k) => `${k.prefix}…` },
           { header: "Scopes", value: (k) => k.scopes.join(", ") },
-          { header: "Of", value: (k) => (k.principalId ? "an agent" : "the workspace") },
+          {
+            header: "Of",
+            value: (k) => (k.principalId ? `agent ${k.principalName ?? k.principalId}` : "the workspace"),
+          },
           { header: "Last used", value: (k) => formatTime(k.lastUsedAt) },
           { header: "Revoked", value: (k) => formatTime(k.revokedAt) },
         ],

@@ -2,10 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { revokePrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
+import { KeysTable } from "@/components/keys/keys-table";
 import { RevokeKeyButton } from "@/components/keys/revoke-key-button";
-import { Time } from "@/components/servers/detail/time";
-import { Badge } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
 import type { ApiKeyDto } from "@/lib/auth/api-keys";
 import { principalKeys } from "./principal-queries";
 
@@ -15,37 +13,13 @@ export function PrincipalKeys(props: { principalId: string; keys: ApiKeyDto[]; c
     return <p className="text-sm text-slate-500">No keys yet: this principal cannot connect.</p>;
   }
   return (
-    <DataTable
-      columns={[
-        { label: "Name" },
-        { label: "Key" },
-        { label: "Created" },
-        { label: "Last used" },
-        { label: "Status" },
-        { label: "Actions", srOnly: true },
-      ]}
-    >
-      {props.keys.map((key) => (
-        <tr key={key.id} data-testid={`principal-key-${key.name}`}>
-          <td className="px-4 py-3 font-medium text-slate-900">{key.name}</td>
-          <td className="px-4 py-3 font-mono text-xs text-slate-600">{key.prefix}…</td>
-          <td className="px-4 py-3 text-slate-600">
-            <Time iso={key.createdAt} />
-          </td>
-          <td className="px-4 py-3 text-slate-600">
-            {key.lastUsedAt ? <Time iso={key.lastUsedAt} /> : "never"}
-          </td>
-          <td className="px-4 py-3">
-            {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
-          </td>
-          <td className="px-4 py-3 text-right">
-            {props.canManage && !key.revokedAt ? (
-              <RevokePrincipalKey principalId={props.principalId} apiKey={key} />
-            ) : null}
-          </td>
-        </tr>
-      ))}
-    </DataTable>
+    <KeysTable
+      keys={props.keys}
+      testIdPrefix="principal-key-"
+      revokeButton={(key) =>
+        props.canManage ? <RevokePrincipalKey principalId={props.principalId} apiKey={key} /> : null
+      }
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
-import { type ApiKeyScope, apiKeyScopes, apiKeys } from "@/db/schema";
+import { type ApiKeyScope, apiKeyScopes, apiKeys, principals } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
@@ -24,7 +24,9 @@ export type ApiKeyDto = {
   name: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  /** an agent's key: the principal it belongs to */
   principalId: string | null;
+  principalName: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
@@ -72,11 +74,12 @@ export async function createApiKey(
 
 export async function listApiKeys(db: Database, params: { tenantId: string }): Promise<ApiKeyDto[]> {
   const rows = await db
-    .select()
+    .select({ key: apiKeys, principalName: principals.name })
     .from(apiKeys)
+    .leftJoin(principals, eq(principals.id, apiKeys.principalId))
     .where(eq(apiKeys.tenantId, params.tenantId))
     .orderBy(desc(apiKeys.createdAt));
-  return rows.map(toDto);
+  return rows.map((row) => toDto(row.key, row.principalName));
 }
 
 export async function revokeApiKey(
@@ -146,13 +149,14 @@ function recordKeyUse(db: Database, keyId: string): void {
     });
 }
 
-function toDto(row: typeof apiKeys.$inferSelect): ApiKeyDto {
+function toDto(row: typeof apiKeys.$inferSelect, principalName: string | null = null): ApiKeyDto {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes,
     principalId: row.principalId,
+    principalName,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,

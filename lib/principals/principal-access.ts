@@ -27,13 +27,14 @@ export async function createPrincipalKey(
   params: PrincipalRef & { input: unknown; by: AuditActor },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const { name } = parseOrThrow(createKeySchema, params.input, "The API key");
-  await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
-  return createApiKey(db, {
+  const principal = await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
+  const created = await createApiKey(db, {
     tenantId: params.tenantId,
-    principalId: params.principalId,
+    principalId: principal.id,
     input: { name, scopes: ["gateway"] },
     by: params.by,
   });
+  return { ...created, apiKey: { ...created.apiKey, principalName: principal.name } };
 }
 
 export async function revokePrincipalKey(

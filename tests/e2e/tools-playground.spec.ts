@@ -130,6 +130,13 @@ test.describe("tools, playground and principals", () => {
     expect(granted.call.status).toBe("succeeded");
     expect(granted.call.result?.content?.[0]?.text).toContain("3 words");
 
+    // Settings → API keys lists the key as this agent's, linked to it.
+    await page.goto("/settings/api-keys");
+    const keyRow = page.getByTestId("api-key-laptop").filter({ hasText: key.slice(0, 9) });
+    await expect(keyRow).toContainText(`of ${name}`);
+    await keyRow.getByRole("link", { name }).click();
+    await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+
     // Deleted after a confirmation: its key stops working at once, its calls stay on record.
     await page.getByRole("button", { name: "Delete principal" }).click();
     await page

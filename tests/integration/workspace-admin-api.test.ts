@@ -11,7 +11,12 @@ import { resolveActor } from "@/lib/auth/actor";
 import { verifyApiKey } from "@/lib/auth/api-keys";
 import { getInvitation } from "@/lib/auth/invitations";
 import type { ProcessDatabase } from "@/lib/db/process-db";
-import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
+import {
+  createTestAgent,
+  createTestApiKey,
+  createTestOperator,
+  openProcessTestDatabase,
+} from "../fixtures/databases";
 import { type Json, senderAs } from "../fixtures/route-request";
 
 /*
@@ -63,9 +68,20 @@ describe("workspace API keys, members and invitations over REST", () => {
       role: "admin",
     });
 
+    const agent = await createTestAgent(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      name: "laptop-agent",
+    });
     const listed = await send(listKeysRoute, "/api/v1/api-keys");
     expect(listed.status).toBe(200);
-    expect(listed.body.apiKeys.map((k: Json) => k.name)).toContain("ci-deploy");
+    const byName = new Map(listed.body.apiKeys.map((k: Json) => [k.name, k]));
+    expect(byName.get("ci-deploy")).toMatchObject({ principalId: null, principalName: null });
+    // An agent's key says whose it is.
+    expect(byName.get("laptop-agent key")).toMatchObject({
+      principalId: agent.id,
+      principalName: "laptop-agent",
+      scopes: ["gateway"],
+    });
     expect(JSON.stringify(listed.body)).not.toContain(key);
 
     // Audited as the key that made it, not as an anonymous "system".
