@@ -5,14 +5,20 @@ import { expect, type Page } from "@playwright/test";
  * or button spilling past its column (into the next one, or cut off at the table's edge).
  */
 export async function expectTableCellsWhole(page: Page): Promise<void> {
-  const spilled = await page
-    .locator("table")
-    .evaluateAll((tables) =>
-      tables.flatMap((table) =>
-        [...table.querySelectorAll("th, td")]
-          .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
-          .map((cell) => (cell.textContent ?? "").trim().slice(0, 60)),
-      ),
-    );
-  expect(spilled, "cells whose content spills out").toEqual([]);
+  // Polled: a row that has just arrived may not be laid out yet; a real spill stays.
+  await expect
+    .poll(
+      () =>
+        page
+          .locator("table")
+          .evaluateAll((tables) =>
+            tables.flatMap((table) =>
+              [...table.querySelectorAll("th, td")]
+                .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+                .map((cell) => (cell.textContent ?? "").trim().slice(0, 60)),
+            ),
+          ),
+      { message: "cells whose content spills out" },
+    )
+    .toEqual([]);
 }
