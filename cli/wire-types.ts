@@ -107,6 +107,8 @@ export type ApiKeyWire = {
   revokedAt?: string | null;
 };
 
+export type InvitationWire = { id: string; role: string; invitedBy?: string | null; expiresAt: string };
+
 export type MemberWire = { userId: string; name: string; email: string; role: string; joinedAt?: string };
 
 export const terminalCallStatuses: readonly CallStatus[] = [

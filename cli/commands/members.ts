@@ -4,7 +4,7 @@ import { contextOf, withJsonOption } from "../context";
 import { CliError, usageError } from "../errors";
 import { formatTime, note, print, printJson, renderTable } from "../output";
 import { confirmedOrYes } from "../prompt";
-import type { MemberWire } from "../wire-types";
+import type { InvitationWire, MemberWire } from "../wire-types";
 
 const roles = ["admin", "approver", "viewer"] as const;
 
@@ -43,15 +43,49 @@ export function registerMembers(program: Command): void {
       .requiredOption("--role <role>", "admin, approver or viewer"),
   ).action(async (options: { role: string }, command: Command) => {
     const { client, json } = contextOf(command);
-    const body = await client.post<{ url: string; role: string; expiresAt: string }>("/api/v1/invitations", {
+    const body = await client.post<InvitationWire & { url: string }>("/api/v1/invitations", {
       role: roleOf(options.role),
     });
     if (json) return printJson(body);
     print(body.url);
     note(
-      `Send this link to the person to invite as ${body.role}; it works once, until ${formatTime(body.expiresAt)}.`,
+      `Send this link to the person to invite as ${body.role}; it works once, until ${formatTime(body.expiresAt)}. ` +
+        `To revoke it: switchboard members uninvite ${body.id}`,
     );
   });
+
+  withJsonOption(
+    members.command("invitations").description("invitation links not yet used, revoked or expired"),
+  ).action(async (_options, command: Command) => {
+    const { client, json, colors } = contextOf(command);
+    const rows = (await client.get<{ invitations: InvitationWire[] }>("/api/v1/invitations")).invitations;
+    if (json) return printJson(rows);
+    if (rows.length === 0) return print("No pending invitations.");
+    print(
+      renderTable(
+        rows,
+        [
+          { header: "Id", value: (i) => i.id },
+          { header: "Role", value: (i) => i.role },
+          { header: "Invited by", value: (i) => i.invitedBy ?? "an API key" },
+          { header: "Expires", value: (i) => formatTime(i.expiresAt) },
+        ],
+        colors,
+      ),
+    );
+  });
+
+  members
+    .command("uninvite")
+    .description("revoke a pending invitation: its link stops working at once")
+    .argument("<id>", "the invitation's id (see members invitations)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (id: string, options: { yes?: boolean }, command: Command) => {
+      const { client } = contextOf(command);
+      if (!(await confirmedOrYes(`Revoke the invitation ${id}?`, options))) return print("Nothing revoked.");
+      await client.delete(`/api/v1/invitations/${segment(id)}`);
+      print(`Revoked the invitation ${id}.`);
+    });
 
   withJsonOption(
     members

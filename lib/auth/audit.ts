@@ -8,6 +8,7 @@ export type AuditAction =
   | "auth.signed_out"
   | "auth.setup_completed"
   | "member.invited"
+  | "member.invitation_revoked"
   | "member.joined"
   | "member.role_changed"
   | "member.removed"

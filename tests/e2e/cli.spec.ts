@@ -3,7 +3,7 @@ import net from "node:net";
 import path from "node:path";
 import { e2eServerLog } from "../../playwright.config";
 import { BackgroundCli, type CliOptions, cliEnv, makeConfigHome, runCli } from "./cli-runner";
-import { expect, test } from "./fixtures";
+import { expect, signedOutContext, test } from "./fixtures";
 
 /*
  * The real `switchboard` binary against the real e2e server (next start). Each test runs the CLI
@@ -545,8 +545,18 @@ test.describe("switchboard CLI: keys and members", () => {
     expect(link).toMatch(/\/invite\/[\w-]+$/);
     expect((await cli(["members", "invite", "--role", "owner"])).code).toBe(2);
 
+    // A second link, listed while pending, is revoked before anyone uses it.
+    const spare = await cli(["members", "invite", "--role", "admin", "--json"]);
+    const spareId = (JSON.parse(spare.stdout) as { id: string }).id;
+    expect((await cli(["members", "invitations"])).stdout).toMatch(new RegExp(`${spareId}\\s+admin`));
+    expect((await cli(["members", "uninvite", spareId])).code).toBe(2); // no terminal, no --yes
+    const uninvited = await cli(["members", "uninvite", spareId, "--yes"]);
+    expect(uninvited.code, uninvited.stderr).toBe(0);
+    expect((await cli(["members", "invitations"])).stdout).not.toContain(spareId);
+    expect((await cli(["members", "uninvite", spareId, "--yes"])).stderr).toContain("no pending invitation");
+
     const person = { name: "Cleo CLI", email: `cleo-${Date.now()}@example.com`, password: "cleo password 1" };
-    const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+    const context = await signedOutContext(browser);
     try {
       const page = await context.newPage();
       await page.goto(new URL(link).pathname);

@@ -1,4 +1,4 @@
-import { admin, expect, test } from "./fixtures";
+import { admin, expect, signedOutContext, test } from "./fixtures";
 
 const viewer = { name: "Vic Viewer", email: "vic@example.com", password: "viewer password 1" };
 
@@ -13,9 +13,13 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
   await page.getByRole("button", { name: "Create invitation link" }).click();
   const link = await page.getByLabel("Invitation link").inputValue();
   expect(link).toMatch(/\/invite\/[\w-]+$/);
+  const pending = page.getByRole("region", { name: "Pending invitations" });
+  await expect(pending.getByRole("row")).toHaveCount(2); // the heading row and this link
+  await expect(pending).toContainText("viewer");
+  await expect(pending).toContainText(admin.name);
 
   // The viewer opens the link in their own browser, creates an account and joins.
-  const viewerContext = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const viewerContext = await signedOutContext(browser);
   const viewerPage = await viewerContext.newPage();
   await viewerPage.goto(new URL(link).pathname);
   await expect(viewerPage.getByRole("heading", { name: "Join Default workspace" })).toBeVisible();
@@ -25,9 +29,26 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
   await viewerPage.getByRole("button", { name: "Create account and join" }).click();
   await expect(viewerPage.getByRole("heading", { name: "Overview" })).toBeVisible();
 
-  // A used link cannot be used twice.
+  // A used link cannot be used twice, and is no longer pending.
   const reuse = await browser.newPage({ storageState: { cookies: [], origins: [] } });
   await reuse.goto(new URL(link).pathname);
+  await expect(reuse.getByRole("heading", { name: "Invitation not valid" })).toBeVisible();
+  await page.reload();
+  await expect(pending).toHaveCount(0);
+
+  // A link that went astray is revoked before anyone uses it.
+  await page.getByLabel("Role", { exact: true }).selectOption("admin");
+  await page.getByRole("button", { name: "Create invitation link" }).click();
+  await expect(pending).toContainText("admin");
+  const astray = await page.getByLabel("Invitation link").inputValue();
+  expect(astray).not.toBe(link);
+  await pending.getByRole("button", { name: "Revoke the admin invitation" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke this admin invitation?" })
+    .getByRole("button", { name: "Revoke invitation" })
+    .click();
+  await expect(pending).toHaveCount(0);
+  await reuse.goto(new URL(astray).pathname);
   await expect(reuse.getByRole("heading", { name: "Invitation not valid" })).toBeVisible();
   await reuse.close();
 
@@ -62,6 +83,14 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
 
   // Made an approver in the dashboard, the member may decide approvals (none by that id: 404).
   await role.selectOption("approver");
+  await expect
+    .poll(async () => {
+      const { members } = (await (await api.get("/api/v1/members")).json()) as {
+        members: Array<{ email: string; role: string }>;
+      };
+      return members.find((m) => m.email === viewer.email)?.role;
+    })
+    .toBe("approver");
   await page.reload();
   await expect(role).toHaveValue("approver");
   expect((await viewerPage.request.post("/api/v1/approvals/none/approve", { data: {} })).status()).toBe(404);
@@ -85,7 +114,7 @@ test("an admin invites a viewer, who sees no mutation controls and whose forged 
 });
 
 test("sign out, a wrong password is refused, the right one signs in", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const context = await signedOutContext(browser);
   const page = await context.newPage();
   await page.goto("/servers");
   await expect(page).toHaveURL(/\/sign-in$/);

@@ -3,7 +3,8 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { DELETE as revokeKeyRoute } from "@/app/api/v1/api-keys/[id]/route";
 import { GET as listKeysRoute, POST as postKeyRoute } from "@/app/api/v1/api-keys/route";
-import { POST as postInvitationRoute } from "@/app/api/v1/invitations/route";
+import { DELETE as revokeInvitationRoute } from "@/app/api/v1/invitations/[id]/route";
+import { GET as listInvitationsRoute, POST as postInvitationRoute } from "@/app/api/v1/invitations/route";
 import { PATCH as patchMemberRoute, DELETE as removeMemberRoute } from "@/app/api/v1/members/[userId]/route";
 import { GET as listMembersRoute } from "@/app/api/v1/members/route";
 import { auditEvents } from "@/db/schema";
@@ -192,7 +193,7 @@ describe("workspace API keys, members and invitations over REST", () => {
     });
   });
 
-  it("makes an invitation link for a role; a bad role or a viewer is refused", async () => {
+  it("makes an invitation link for a role, lists it while pending and revokes it; a bad role or a viewer is refused", async () => {
     const made = await send(postInvitationRoute, "/api/v1/invitations", {
       method: "POST",
       body: { role: "approver" },
@@ -202,6 +203,27 @@ describe("workspace API keys, members and invitations over REST", () => {
     const token = /\/invite\/([\w-]+)$/.exec(made.body.url)?.[1] ?? "";
     expect(await getInvitation(handle.db, { token })).toMatchObject({ role: "approver", isUsable: true });
     expect((await auditOf("member.invited")).at(-1)).toMatchObject({ actorKind: "api_key" });
+
+    // Listed while pending (made by a key, so no person's name), then revoked: the link is dead.
+    const pending = await send(listInvitationsRoute, "/api/v1/invitations");
+    expect(pending.body.invitations).toEqual([
+      expect.objectContaining({ id: made.body.id, role: "approver", invitedBy: null }),
+    ]);
+    const revoke = () =>
+      send(revokeInvitationRoute, `/api/v1/invitations/${made.body.id}`, {
+        method: "DELETE",
+        params: { id: made.body.id },
+      });
+    expect((await revoke()).status).toBe(204);
+    expect(await getInvitation(handle.db, { token })).toMatchObject({ isUsable: false });
+    expect((await send(listInvitationsRoute, "/api/v1/invitations")).body.invitations).toEqual([]);
+    const again = await revoke();
+    expect(again.status).toBe(404);
+    expect(again.body.error.message).toMatch(/no pending invitation/);
+    expect(
+      (await send(listInvitationsRoute, "/api/v1/invitations", { headers: { cookie: viewer.cookie } }))
+        .status,
+    ).toBe(403);
 
     const badRole = await send(postInvitationRoute, "/api/v1/invitations", {
       method: "POST",

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { auditActorOf } from "@/lib/auth/actor";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import { createInvitation } from "@/lib/auth/invitations";
+import { createInvitation, revokeInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
 import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
@@ -13,9 +13,20 @@ import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
 export async function createInvitationAction(
   input: unknown,
 ): Promise<ActionResult<{ url: string; expiresAt: string }>> {
-  return runAction("manage", ({ db, tenant, actor }) =>
+  const result = await runAction("manage", ({ db, tenant, actor }) =>
     createInvitation(db, { tenantId: tenant.id, input, by: auditActorOf(actor) }),
   );
+  if (result.ok) revalidatePath("/settings/members");
+  return result;
+}
+
+export async function revokeInvitationAction(id: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await revokeInvitation(db, { tenantId: tenant.id, id: String(id), by: auditActorOf(actor) });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/members");
+  return result;
 }
 
 export async function changeRoleAction(userId: unknown, input: unknown): Promise<ActionResult<null>> {

@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
+import { Time } from "@/components/servers/detail/time";
 import { InvitePanel } from "@/components/settings/invite-panel";
 import { MemberRowActions } from "@/components/settings/member-row-actions";
-import { Badge } from "@/components/ui/badge";
+import { PendingInvitations } from "@/components/settings/pending-invitations";
+import { RoleBadge } from "@/components/settings/role-badge";
 import { DataTable } from "@/components/ui/data-table";
+import { listPendingInvitations } from "@/lib/auth/invitations";
 import { listMembers } from "@/lib/auth/members";
 import { getPageContext } from "@/lib/auth/page-context";
 
@@ -12,9 +15,14 @@ export const dynamic = "force-dynamic";
 export default async function MembersPage() {
   const { db, tenant, actor, canManage } = await getPageContext();
   const members = await listMembers(db, { tenantId: tenant.id });
+  const invitations = canManage ? await listPendingInvitations(db, { tenantId: tenant.id }) : [];
   return (
     <>
       {canManage ? <InvitePanel /> : null}
+      <PendingInvitations invitations={invitations} />
+      <h2 className="mb-2 text-sm font-semibold text-slate-900">
+        {members.length} {members.length === 1 ? "member" : "members"}
+      </h2>
       <DataTable
         columns={[
           { label: "Member" },
@@ -33,11 +41,11 @@ export default async function MembersPage() {
               <div className="text-xs text-slate-500">{m.email}</div>
             </td>
             <td className="px-4 py-3">
-              <Badge tone={m.role === "admin" ? "blue" : m.role === "approver" ? "amber" : "neutral"}>
-                {m.role}
-              </Badge>
+              <RoleBadge role={m.role} />
             </td>
-            <td className="px-4 py-3 text-slate-600">{new Date(m.joinedAt).toLocaleDateString("en-GB")}</td>
+            <td className="px-4 py-3 text-slate-600">
+              <Time iso={m.joinedAt} />
+            </td>
             <td className="px-4 py-3">
               {canManage ? (
                 <MemberRowActions

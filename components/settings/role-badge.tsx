@@ -1,0 +1,8 @@
+import { Badge, type Tone } from "@/components/ui/badge";
+import type { Role } from "@/db/schema";
+
+const tones: Record<Role, Tone> = { admin: "blue", approver: "amber", viewer: "neutral" };
+
+export function RoleBadge({ role }: { role: Role }) {
+  return <Badge tone={tones[role]}>{role}</Badge>;
+}
