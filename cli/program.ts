@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { registerApprovals } from "./commands/approvals";
+import { registerAudit } from "./commands/audit";
 import { registerCall } from "./commands/call";
 import { registerCalls } from "./commands/calls";
 import { registerEvents } from "./commands/events";
@@ -55,6 +56,7 @@ Examples:
   registerPolicy(program);
   registerKeys(program);
   registerMembers(program);
+  registerAudit(program);
   registerSecrets(program);
   registerImportExport(program);
   return program;

@@ -107,6 +107,19 @@ export type ApiKeyWire = {
   revokedAt?: string | null;
 };
 
+export type AuditPageWire = {
+  entries: Array<{
+    id: string;
+    at: string;
+    action: string;
+    actor: { kind: string; id: string | null; name: string | null };
+    subject: string | null;
+    detail: string | null;
+    ipAddress: string | null;
+  }>;
+  nextCursor: string | null;
+};
+
 export type InvitationWire = { id: string; role: string; invitedBy?: string | null; expiresAt: string };
 
 export type MemberWire = { userId: string; name: string; email: string; role: string; joinedAt?: string };

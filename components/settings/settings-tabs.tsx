@@ -9,6 +9,7 @@ const tabs = [
   { href: "/settings/approvals", label: "Approvals" },
   { href: "/settings/egress", label: "Egress" },
   { href: "/settings/gateway", label: "Gateway" },
+  { href: "/settings/audit", label: "Audit log" },
 ];
 
 export function SettingsTabs() {

@@ -50,6 +50,7 @@ test.describe("switchboard CLI: help and failures", () => {
       "policy",
       "keys",
       "members",
+      "audit",
       "import",
       "export",
     ]) {
@@ -534,6 +535,14 @@ test.describe("switchboard CLI: keys and members", () => {
     expect((await cli(["keys", "revoke", "cli-e2e-ci", "--yes"])).stderr).toContain(
       'no active key "cli-e2e-ci"',
     );
+
+    // The audit trail names the key that did it (the CLI's own) and the key it was done to.
+    const audit = await cli(["audit", "--action", "api_key", "--limit", "2"]);
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stdout).toMatch(/api_key\.revoked\s+key cli-e2e-ci/);
+    expect(audit.stdout).toMatch(/key bootstrap/);
+    expect(audit.stderr).toMatch(/Older entries: switchboard audit --cursor \S+/);
+    expect((await cli(["audit", "--action", "api key"])).code).toBe(1);
   });
 
   test("members invite makes a link that joins; role and remove change what the member may do", async ({

@@ -173,3 +173,47 @@ test("approval rules: external-write stops needing approval once an admin says s
     await agent.dispose();
   }
 });
+
+test("the audit log says who created and revoked a key, filters by kind, and pages on", async ({
+  page,
+  api,
+}) => {
+  const name = `audit-e2e-${Date.now().toString(36)}`;
+  const created = await api.post("/api/v1/api-keys", { data: { name, scopes: ["gateway"] } });
+  expect(created.status()).toBe(201);
+  const { apiKey } = (await created.json()) as { apiKey: { id: string } };
+  expect((await api.delete(`/api/v1/api-keys/${apiKey.id}`)).status()).toBe(204);
+
+  await page.goto("/settings");
+  await page.getByRole("navigation", { name: "Settings" }).getByRole("link", { name: "Audit log" }).click();
+  await expect(page).toHaveURL(/\/settings\/audit$/);
+  const revoked = page.getByTestId("audit-api_key.revoked").filter({ hasText: `key ${name}` });
+  await expect(revoked).toContainText("Revoked an API key");
+  await expect(revoked).toContainText("bootstrapAPI key"); // the admin key the test's API client uses
+  await expect(page.getByTestId("audit-api_key.created").filter({ hasText: `key ${name}` })).toContainText(
+    `${name} (gateway)`,
+  );
+  await expectTableCellsWhole(page);
+
+  // Sign-ins only: the admin's first run is there, key changes are not.
+  await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "Sign-ins" }).click();
+  await expect(page).toHaveURL(/action=auth/);
+  await expect(page.getByTestId("audit-auth.setup_completed")).toContainText("Ada Admin");
+  await expect(page.getByTestId("audit-auth.setup_completed")).toContainText("Set up Switchboard");
+  await expect(page.getByTestId("audit-api_key.revoked")).toHaveCount(0);
+
+  // Pages of 50: with more entries than that, "Older entries" continues where the page ended.
+  for (let i = 0; i < 50; i++) {
+    const key = await api.post("/api/v1/api-keys", { data: { name: `${name}-${i}`, scopes: ["gateway"] } });
+    expect(key.status()).toBe(201);
+  }
+  await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "API keys" }).click();
+  await expect(page.getByText("50 entries shown")).toBeVisible();
+  await page.getByRole("link", { name: "Older entries" }).click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(page.getByText(/\d+ entr(y|ies) shown \(older page\)/)).toBeVisible();
+  await expect(page.getByTestId("audit-api_key.created").filter({ hasText: `key ${name}-49` })).toHaveCount(
+    0,
+  );
+  await expect(revoked).toBeVisible();
+});

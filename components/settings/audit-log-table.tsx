@@ -1,0 +1,85 @@
+import { Time } from "@/components/servers/detail/time";
+import { Badge } from "@/components/ui/badge";
+import { DataTable } from "@/components/ui/data-table";
+import type { AuditEntryDto } from "@/lib/auth/audit-log";
+
+/** What an entry means, said as an operator would; an action not listed here shows as recorded. */
+const actionLabels: Record<string, string> = {
+  "auth.signed_in": "Signed in",
+  "auth.sign_in_failed": "Failed sign-in",
+  "auth.signed_out": "Signed out",
+  "auth.setup_completed": "Set up Switchboard",
+  "member.invited": "Made an invitation link",
+  "member.invitation_revoked": "Revoked an invitation link",
+  "member.joined": "Joined",
+  "member.role_changed": "Changed a role",
+  "member.removed": "Removed a member",
+  "api_key.created": "Created an API key",
+  "api_key.revoked": "Revoked an API key",
+  "gateway.loopback_mapping_changed": "Changed the gateway's keyless mapping",
+  "workspace.created": "Created the workspace",
+};
+
+/** The filter groups: an action's part before the dot. */
+export const auditGroups = [
+  { action: "", label: "Everything" },
+  { action: "auth", label: "Sign-ins" },
+  { action: "member", label: "Members" },
+  { action: "api_key", label: "API keys" },
+  { action: "gateway", label: "Gateway" },
+] as const;
+
+const actorKinds: Record<string, string> = {
+  operator: "person",
+  api_key: "API key",
+  system: "system",
+  anonymous: "not signed in",
+};
+
+/** Who, when no name is known: an account or key deleted since, Switchboard itself, a stranger. */
+const actorFallbacks: Record<string, string> = {
+  operator: "a removed account",
+  api_key: "a removed key",
+  system: "Switchboard",
+  anonymous: "someone",
+};
+
+export function AuditLogTable({ entries }: { entries: AuditEntryDto[] }) {
+  return (
+    <DataTable
+      columns={[
+        { label: "When", className: "w-[15%]" },
+        { label: "Who", className: "w-[18%]" },
+        { label: "What", className: "w-[22%]" },
+        { label: "Subject", className: "w-[20%]" },
+        { label: "Detail", className: "w-[15%]" },
+        { label: "From", className: "w-[10%]" },
+      ]}
+      fixed
+    >
+      {entries.map((entry) => (
+        <tr key={entry.id} data-testid={`audit-${entry.action}`} className="align-top">
+          <td className="px-4 py-3 text-slate-600">
+            <Time iso={entry.at} />
+          </td>
+          <td className="px-4 py-3">
+            <div className="truncate text-slate-900" title={entry.actor.name ?? undefined}>
+              {entry.actor.name ?? actorFallbacks[entry.actor.kind] ?? "—"}
+            </div>
+            <div className="text-xs text-slate-500">{actorKinds[entry.actor.kind] ?? entry.actor.kind}</div>
+          </td>
+          <td className="px-4 py-3">
+            {entry.action === "auth.sign_in_failed" ? (
+              <Badge tone="red">{actionLabels[entry.action]}</Badge>
+            ) : (
+              <span className="text-slate-900">{actionLabels[entry.action] ?? entry.action}</span>
+            )}
+          </td>
+          <td className="break-all px-4 py-3 text-slate-700">{entry.subject ?? "—"}</td>
+          <td className="wrap-anywhere px-4 py-3 text-slate-600">{entry.detail ?? "—"}</td>
+          <td className="break-all px-4 py-3 font-mono text-xs text-slate-500">{entry.ipAddress ?? "—"}</td>
+        </tr>
+      ))}
+    </DataTable>
+  );
+}
