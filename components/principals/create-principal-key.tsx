@@ -6,7 +6,7 @@ import { createPrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
 import { FormError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
-import { OneTimeKey } from "@/components/ui/one-time-key";
+import { OneTimeValue } from "@/components/ui/one-time-value";
 import type { FieldErrors } from "@/lib/errors";
 import { principalKeys } from "./principal-queries";
 
@@ -61,7 +61,7 @@ export function CreatePrincipalKey({ principalId, autoFocus }: { principalId: st
       </form>
       <FormError message={message} fieldErrors={errors} />
       {createdKey ? (
-        <OneTimeKey
+        <OneTimeValue
           value={createdKey}
           label="New gateway key"
           usage={

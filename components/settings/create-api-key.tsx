@@ -6,7 +6,7 @@ import { createApiKeyAction } from "@/app/(dashboard)/settings/actions";
 import { FormError } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field, TextInput } from "@/components/ui/field";
-import { OneTimeKey } from "@/components/ui/one-time-key";
+import { OneTimeValue } from "@/components/ui/one-time-value";
 import type { FieldErrors } from "@/lib/errors";
 
 /** Creates a key and shows its value exactly once. */
@@ -68,7 +68,7 @@ export function CreateApiKey() {
       </form>
       <FormError message={message} fieldErrors={errors} />
       {createdKey ? (
-        <OneTimeKey
+        <OneTimeValue
           value={createdKey}
           label="New API key"
           usage={

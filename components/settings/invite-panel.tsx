@@ -5,6 +5,7 @@ import { createInvitationAction } from "@/app/(dashboard)/settings/actions";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { OneTimeValue } from "@/components/ui/one-time-value";
 
 /** Creates an invitation link and shows it once; the admin passes it on (no email is sent). */
 export function InvitePanel() {
@@ -55,18 +56,13 @@ export function InvitePanel() {
         </div>
       ) : null}
       {link ? (
-        <div className="mt-3 rounded-md border border-emerald-200 bg-emerald-50 p-3">
-          <p className="text-xs font-medium text-emerald-800">
-            Invitation link (copy it now; it will not be shown again)
-          </p>
-          <input
-            readOnly
-            aria-label="Invitation link"
-            value={link}
-            onFocus={(e) => e.currentTarget.select()}
-            className={`${inputClass} mt-1 font-mono`}
-          />
-        </div>
+        <OneTimeValue
+          value={link}
+          what="invitation link"
+          label="Invitation link"
+          usage="Send it to the person you invite: it lets one person join, within 7 days. Revoke it below if it goes astray."
+          onDismiss={() => setLink(null)}
+        />
       ) : null}
     </section>
   );

@@ -112,7 +112,7 @@ test.describe("tools, playground and principals", () => {
 
     // Shown once: after a reload only the prefix is left.
     await page.reload();
-    await expect(page.getByTestId("one-time-key")).toHaveCount(0);
+    await expect(page.getByTestId("one-time-value")).toHaveCount(0);
     await expect(page.getByTestId("principal-key-laptop")).toContainText(key.slice(0, 9));
     await expect(page.locator("body")).not.toContainText(key);
 
