@@ -69,8 +69,10 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
         className="w-full rounded-md border border-slate-700 bg-slate-800 px-2 py-1.5 text-sm text-white"
       >
         {workspaces.map((w) => (
-          <option key={w.id} value={w.id}>
-            {w.name} ({w.role})
+          // The role is not in the label: the sidebar is narrow, and the account block under it
+          // says the role in the current workspace.
+          <option key={w.id} value={w.id} title={`${w.name} (${w.role})`}>
+            {w.name}
           </option>
         ))}
         <option value={NEW}>+ New workspace…</option>

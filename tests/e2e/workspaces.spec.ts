@@ -29,7 +29,7 @@ test("a new workspace starts empty, and its servers stay in it", async ({ page }
   // Back in the default workspace the Beta server does not exist, not even by URL.
   await page
     .getByRole("combobox", { name: "Workspace", exact: true })
-    .selectOption({ label: "Default workspace (admin)" });
+    .selectOption({ label: "Default workspace" });
   await expect(page.getByText("Default workspace: your MCP servers at a glance.")).toBeVisible();
   await servers.goto();
   await expect(servers.row("local-tools")).toBeVisible();
