@@ -7,6 +7,7 @@ import { SectionTitle } from "@/components/servers/detail/data-table";
 import { pluralize } from "@/components/servers/detail/format";
 import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { Alert } from "@/components/ui/alert";
+import { ButtonLink } from "@/components/ui/button";
 import { PageHeader } from "@/components/ui/page-header";
 import { CreatePrincipalKey } from "./create-principal-key";
 import { DeletePrincipalButton } from "./delete-principal-button";
@@ -31,7 +32,12 @@ export function PrincipalDetail(props: { id: string; canManage: boolean; isJustC
         title={principal.name}
         description={principal.description ?? "An agent or MCP client of this workspace."}
         actions={
-          props.canManage ? <DeletePrincipalButton id={principal.id} name={principal.name} /> : undefined
+          <>
+            <ButtonLink variant="secondary" href={`/calls?requester=${encodeURIComponent(principal.id)}`}>
+              Its calls
+            </ButtonLink>
+            {props.canManage ? <DeletePrincipalButton id={principal.id} name={principal.name} /> : null}
+          </>
         }
       />
       {props.isJustCreated && activeKeys === 0 ? (

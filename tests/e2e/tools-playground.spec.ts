@@ -130,6 +130,12 @@ test.describe("tools, playground and principals", () => {
     expect(granted.call.status).toBe("succeeded");
     expect(granted.call.result?.content?.[0]?.text).toContain("3 words");
 
+    // "Its calls" opens the call history filtered to this agent: the refused call and this one.
+    await page.getByRole("link", { name: "Its calls" }).click();
+    await expect(page).toHaveURL(new RegExp(`/calls\\?requester=${principalId}$`));
+    await expect(page.getByTestId(`call-row-${granted.call.id}`)).toContainText("Succeeded");
+    await expect(page.getByText("2 calls shown")).toBeVisible();
+
     // Settings → API keys lists the key as this agent's, linked to it.
     await page.goto("/settings/api-keys");
     const keyRow = page.getByTestId("api-key-laptop").filter({ hasText: key.slice(0, 9) });
