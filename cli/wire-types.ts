@@ -122,7 +122,14 @@ export type AuditPageWire = {
 
 export type InvitationWire = { id: string; role: string; invitedBy?: string | null; expiresAt: string };
 
-export type MemberWire = { userId: string; name: string; email: string; role: string; joinedAt?: string };
+export type MemberWire = {
+  userId: string;
+  name: string;
+  email: string;
+  role: string;
+  joinedAt?: string;
+  lastSignedInAt?: string | null;
+};
 
 export const terminalCallStatuses: readonly CallStatus[] = [
   "denied",

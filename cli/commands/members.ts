@@ -29,6 +29,10 @@ export function registerMembers(program: Command): void {
             { header: "Email", value: (m) => m.email },
             { header: "Role", value: (m) => m.role },
             { header: "Joined", value: (m) => formatTime(m.joinedAt) },
+            {
+              header: "Last sign-in",
+              value: (m) => (m.lastSignedInAt ? formatTime(m.lastSignedInAt) : "never"),
+            },
           ],
           colors,
         ),

@@ -1,12 +1,24 @@
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { memberships, type Role, roles, users } from "@/db/schema";
+import { auditEvents, memberships, type Role, roles, users } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { type AuditActor, auditedBy, recordAudit } from "./audit";
 
-export type MemberDto = { userId: string; name: string; email: string; role: Role; joinedAt: string };
+export type MemberDto = {
+  userId: string;
+  name: string;
+  email: string;
+  role: Role;
+  joinedAt: string;
+  /** from the audit trail (first-run setup signs in too); null if never */
+  lastSignedInAt: string | null;
+};
+
+const lastSignedIn = sql`(select max(${auditEvents.createdAt}) from ${auditEvents}
+  where ${auditEvents.actorId} = ${users.id}
+    and ${auditEvents.action} in ('auth.signed_in', 'auth.setup_completed'))`.mapWith(auditEvents.createdAt);
 
 /** The workspace's members, oldest first; with `userId`, only that one (or none). */
 export async function listMembers(
@@ -20,6 +32,7 @@ export async function listMembers(
       email: users.email,
       role: memberships.role,
       joinedAt: memberships.createdAt,
+      lastSignedInAt: lastSignedIn,
     })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
@@ -30,7 +43,11 @@ export async function listMembers(
       ),
     )
     .orderBy(asc(memberships.createdAt));
-  return rows.map((r) => ({ ...r, joinedAt: r.joinedAt.toISOString() }));
+  return rows.map((r) => ({
+    ...r,
+    joinedAt: r.joinedAt.toISOString(),
+    lastSignedInAt: r.lastSignedInAt ? new Date(r.lastSignedInAt).toISOString() : null,
+  }));
 }
 
 export const changeRoleSchema = z.strictObject({

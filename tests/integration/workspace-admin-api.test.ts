@@ -11,6 +11,7 @@ import { auditEvents } from "@/db/schema";
 import { resolveActor } from "@/lib/auth/actor";
 import { verifyApiKey } from "@/lib/auth/api-keys";
 import { getInvitation } from "@/lib/auth/invitations";
+import { signIn } from "@/lib/auth/sign-in";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import {
   createTestAgent,
@@ -138,8 +139,20 @@ describe("workspace API keys, members and invitations over REST", () => {
     const ada = await createTestOperator(handle, { email: "ada@example.com", role: "admin" });
     const sam = await createTestOperator(handle, { email: "sam@example.com", role: "viewer" });
 
+    const beforeSignIn = Date.now();
+    await signIn(handle.db, {
+      input: { email: "ada@example.com", password: "a test password" },
+      headers: new Headers(),
+    });
     const members = await send(listMembersRoute, "/api/v1/members");
     expect(members.status).toBe(200);
+    // When each last signed in, from the audit trail: Ada just now, Sam never.
+    const byEmail = new Map((members.body.members as Json[]).map((m) => [m.email, m]));
+    // (the database's clock, in this same process: at most a millisecond's rounding apart)
+    expect(Date.parse(byEmail.get("ada@example.com")?.lastSignedInAt)).toBeGreaterThanOrEqual(
+      beforeSignIn - 1,
+    );
+    expect(byEmail.get("sam@example.com")?.lastSignedInAt).toBeNull();
     expect(members.body.members.map((m: Json) => [m.email, m.role])).toEqual(
       expect.arrayContaining([
         ["ada@example.com", "admin"],

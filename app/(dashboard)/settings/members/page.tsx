@@ -28,6 +28,7 @@ export default async function MembersPage() {
           { label: "Member" },
           { label: "Role" },
           { label: "Joined" },
+          { label: "Last sign-in" },
           { label: "Actions", srOnly: true },
         ]}
       >
@@ -45,6 +46,9 @@ export default async function MembersPage() {
             </td>
             <td className="px-4 py-3 text-slate-600">
               <Time iso={m.joinedAt} />
+            </td>
+            <td className="px-4 py-3 text-slate-600">
+              {m.lastSignedInAt ? <Time iso={m.lastSignedInAt} /> : "never"}
             </td>
             <td className="px-4 py-3">
               {canManage ? (
