@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { memberships, type Role, type Tenant, tenants } from "@/db/schema";
+import { recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
@@ -51,6 +52,13 @@ export async function createWorkspace(
         const [tenant] = await tx.insert(tenants).values({ slug, name }).returning();
         if (!tenant) throw new AppError("internal", "The workspace could not be created.");
         await tx.insert(memberships).values({ tenantId: tenant.id, userId: params.userId, role: "admin" });
+        await recordAudit(tx, {
+          tenantId: tenant.id,
+          action: "workspace.created",
+          actorKind: "operator",
+          actorId: params.userId,
+          detail: name,
+        });
         return tenant;
       });
     } catch (error) {

@@ -18,6 +18,11 @@ test("a new workspace starts empty, and its servers stay in it", async ({ page }
   await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
   await expect(page.getByText("Beta team: your MCP servers at a glance.")).toBeVisible();
 
+  // Its audit log starts with its creation, by its creator.
+  await page.goto("/settings/audit");
+  await expect(page.getByTestId("audit-workspace.created")).toContainText("Ada Admin");
+  await expect(page.getByTestId("audit-workspace.created")).toContainText("Beta team");
+
   await servers.goto();
   await expect(page.getByText("No MCP servers yet")).toBeVisible();
   await servers.openAddForm();

@@ -92,6 +92,7 @@ describe("the audit log over REST", () => {
       "member.invited",
       "auth.signed_in",
       "api_key.created",
+      "workspace.created",
     ]);
     expect(theirs.body.entries[0].subject).toMatch(/^invitation [\w-]+$/);
   });
