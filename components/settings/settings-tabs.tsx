@@ -6,6 +6,7 @@ import { usePathname } from "next/navigation";
 const tabs = [
   { href: "/settings/members", label: "Members" },
   { href: "/settings/api-keys", label: "API keys" },
+  { href: "/settings/secrets", label: "Secrets" },
   { href: "/settings/approvals", label: "Approvals" },
   { href: "/settings/egress", label: "Egress" },
   { href: "/settings/gateway", label: "Gateway" },

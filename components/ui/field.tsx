@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode, TextareaHTMLAttributes } from "react";
+import type { ComponentProps, ReactNode, TextareaHTMLAttributes } from "react";
 
 export const inputClass =
   "block w-full rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm text-slate-900 shadow-sm placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500 aria-invalid:border-red-400 aria-invalid:ring-red-400";
@@ -49,10 +49,7 @@ export function FieldErrors({ id, errors }: { id?: string; errors?: string[] }) 
   );
 }
 
-export function TextInput({
-  invalid,
-  ...props
-}: InputHTMLAttributes<HTMLInputElement> & { invalid?: boolean }) {
+export function TextInput({ invalid, ...props }: ComponentProps<"input"> & { invalid?: boolean }) {
   return (
     <input
       className={inputClass}

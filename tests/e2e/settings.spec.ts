@@ -217,3 +217,52 @@ test("the audit log says who created and revoked a key, filters by kind, and pag
   );
   await expect(revoked).toBeVisible();
 });
+
+test("a server's missing secret is set in Settings → Secrets, never shown back, and deleting it asks first", async ({
+  page,
+  api,
+}) => {
+  const suffix = Date.now().toString(36);
+  const server = `secret-e2e-${suffix}`;
+  const secret = `e2e-token-${suffix}`;
+  const value = `value-${suffix}-do-not-show`;
+  const registered = await api.post("/api/v1/servers", {
+    data: { name: server, transport: "stdio", command: "node", env: { TOKEN: { secret } }, enabled: false },
+  });
+  expect(registered.status(), await registered.text()).toBe(201);
+  try {
+    await page.goto("/settings/secrets");
+    const row = page.getByTestId(`secret-${secret}`);
+    await expect(row).toContainText("Missing");
+    await expect(row.getByRole("link", { name: server })).toBeVisible();
+
+    // A bad name is said beside its field; nothing is stored.
+    await page.getByRole("textbox", { name: "Name" }).fill("has spaces");
+    await page.getByLabel("Value", { exact: true }).fill(value);
+    await page.getByRole("button", { name: "Save secret" }).click();
+    await expect(page.getByRole("textbox", { name: "Name" })).toHaveAccessibleDescription(/letters, digits/);
+
+    await row.getByRole("button", { name: `Set the value of ${secret}` }).click();
+    await expect(page.getByRole("textbox", { name: "Name" })).toHaveValue(secret);
+    await expect(page.getByLabel("Value", { exact: true })).toBeFocused();
+    await page.keyboard.type(value);
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status")).toContainText(`Stored the value of ${secret}.`);
+    await expect(row).toContainText("Set");
+    await expect(page.getByLabel("Value", { exact: true })).toHaveValue("");
+    await page.reload();
+    await expect(page.locator("body")).not.toContainText(value);
+    const detail = (await (await api.get(`/api/v1/servers/${server}`)).json()) as {
+      server: { env: Record<string, { isSet?: boolean }> };
+    };
+    expect(detail.server.env.TOKEN?.isSet).toBe(true);
+
+    await row.getByRole("button", { name: `Delete ${secret}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Delete the secret "${secret}"?` });
+    await expect(dialog).toContainText(`${server} uses it`);
+    await dialog.getByRole("button", { name: "Delete secret" }).click();
+    await expect(row).toContainText("Missing");
+  } finally {
+    await api.delete(`/api/v1/servers/${server}`);
+  }
+});

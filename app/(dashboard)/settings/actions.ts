@@ -9,6 +9,8 @@ import { changeMemberRole, removeMember } from "@/lib/auth/members";
 import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
 import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
+import { deleteSecret, putSecret, putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
+import { parseOrThrow } from "@/lib/validation";
 
 export async function createInvitationAction(
   input: unknown,
@@ -95,3 +97,27 @@ export async function updateApprovalPolicyAction(input: unknown): Promise<Action
   if (result.ok) revalidatePath("/settings/approvals");
   return result;
 }
+
+/** Writes a secret's value (write-only: it never comes back out); errors by field, as a form needs. */
+export async function putSecretAction(
+  input: unknown,
+): Promise<ActionResult<{ name: string; created: boolean }>> {
+  const result = await runAction("manage", async ({ db, tenant }) => {
+    const { name, value } = parseOrThrow(secretFormSchema, input, "The secret");
+    const { created } = await putSecret(db, { tenantId: tenant.id, name, value });
+    return { name, created };
+  });
+  if (result.ok) revalidatePath("/settings/secrets");
+  return result;
+}
+
+export async function deleteSecretAction(name: unknown): Promise<ActionResult<null>> {
+  const result = await runAction("manage", async ({ db, tenant }) => {
+    await deleteSecret(db, { tenantId: tenant.id, name: String(name) });
+    return null;
+  });
+  if (result.ok) revalidatePath("/settings/secrets");
+  return result;
+}
+
+const secretFormSchema = putSecretSchema.extend({ name: secretNameSchema });

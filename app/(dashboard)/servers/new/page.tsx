@@ -14,7 +14,7 @@ export default async function NewServerPage() {
     <>
       <PageHeader
         title="Add server"
-        description="Register an MCP server. Secrets are referenced by name; store their values with PUT /api/v1/secrets/{name}."
+        description="Register an MCP server. Secrets are referenced by name; set their values in Settings → Secrets."
       />
       <ServerForm />
     </>
