@@ -25,11 +25,18 @@ test("a secret value never appears in any response, page or log", async ({ page,
     await (await api.get("/api/v1/servers")).text(),
     await (await api.get("/api/v1/servers/canary-server")).text(),
     await (await api.get("/api/v1/secrets")).text(),
+    await (await api.get("/api/v1/audit")).text(),
   ];
   for (const body of bodies) expect(body).not.toContain(CANARY);
   expect(bodies[3]).toContain('"isSet":true');
 
-  for (const path of ["/", "/servers", "/servers/canary-server/edit"]) {
+  for (const path of [
+    "/",
+    "/servers",
+    "/settings/secrets",
+    "/settings/audit",
+    "/servers/canary-server/edit",
+  ]) {
     const response = await page.goto(path);
     expect(await response?.text()).not.toContain(CANARY);
     expect(await page.content()).not.toContain(CANARY);
