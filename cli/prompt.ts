@@ -12,10 +12,6 @@ export async function confirm(question: string): Promise<boolean> {
 }
 
 /**
- * Reads a secret: hidden on a terminal (nothing echoed), or the first line of piped input, so
- * `echo "$KEY" | switchboard login` works in scripts.
- */
-/**
  * Whether a destructive command may go ahead: `--yes`, or a "y" on the terminal. Without a
  * terminal to ask on, and without --yes, it is a usage error (a script must say so).
  */
@@ -25,6 +21,10 @@ export async function confirmedOrYes(question: string, options: { yes?: boolean 
   return confirm(question);
 }
 
+/**
+ * Reads a secret: hidden on a terminal (nothing echoed), or the first line of piped input, so
+ * `echo "$KEY" | switchboard login` works in scripts.
+ */
 export async function readSecret(question: string): Promise<string> {
   if (!process.stdin.isTTY) return readFirstLine();
   process.stderr.write(question);

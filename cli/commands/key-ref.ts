@@ -15,10 +15,12 @@ export function pickActiveKey<K extends KeyLike>(
   const prefix = ref.replace(/…$/, "");
   const matches = active.filter((k) => k.id === ref || k.name === ref || k.prefix === prefix);
   if (matches.length === 0)
-    throw new CliError(`${where.owner} has no active key "${ref}". See ${where.listCommand}.`);
+    throw new CliError(`${sentenceStart(where.owner)} has no active key "${ref}". See ${where.listCommand}.`);
   if (matches.length > 1)
     throw new CliError(
-      `${matches.length} active keys of ${where.owner} are named "${ref}": give its prefix instead.`,
+      `"${ref}" matches ${matches.length} active keys of ${where.owner}: give a prefix from ${where.listCommand}.`,
     );
   return matches[0] as K;
 }
+
+const sentenceStart = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

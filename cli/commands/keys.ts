@@ -73,7 +73,7 @@ export function registerKeys(program: Command): void {
     .action(async (ref: string, options: { yes?: boolean }, command: Command) => {
       const { client } = contextOf(command);
       const key = pickActiveKey(await listKeys(client), ref, {
-        owner: "This workspace",
+        owner: "the workspace",
         listCommand: "switchboard keys list",
       });
       const question = `Revoke the key "${key.name}" (${key.prefix}…)? Anything using it stops at once.`;

@@ -3,13 +3,14 @@ import { alias } from "drizzle-orm/pg-core";
 import { z } from "zod";
 import { apiKeys, auditEvents, memberships, users } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 
 /** Reading the audit trail (lib/auth/audit.ts writes it): what a workspace's admins may see. */
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
-export const auditQuerySchema = z.strictObject({
+const auditQuerySchema = z.strictObject({
   limit: z.coerce
     .number({ error: "limit must be a number." })
     .int()
@@ -80,7 +81,8 @@ export async function listAuditEntries(
     query.action
       ? query.action.includes(".")
         ? eq(auditEvents.action, query.action)
-        : or(eq(auditEvents.action, query.action), likePrefix(query.action))
+        : // a group: every action is "<group>.<what>" (starts_with: "_" would be a LIKE wildcard)
+          sql`starts_with(${auditEvents.action}, ${`${query.action}.`})`
       : undefined,
   ];
   const rows = await db
@@ -99,6 +101,7 @@ export async function listAuditEntries(
     .where(and(...filters))
     .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
     .limit(query.limit + 1);
+  if (query.cursor && rows.length === 0) await assertKnownCursor(db, filters[0], query.cursor);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
@@ -131,7 +134,15 @@ function subjectOf(row: {
   return row.event.subject;
 }
 
-/** `member` matches member.invited, member.removed, … (the group's name has no wildcards: a-z and _). */
-function likePrefix(group: string): SQL {
-  return sql`${auditEvents.action} like ${`${group}.%`}`;
+/** An empty older page is an answer only for a cursor this log gave out; any other is a 400. */
+async function assertKnownCursor(db: Database, visible: SQL | undefined, cursor: string): Promise<void> {
+  const [known] = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(and(visible, eq(auditEvents.id, cursor)));
+  if (!known) {
+    throw new AppError("validation", "The cursor is not valid; use nextCursor from the previous page.", {
+      fieldErrors: { cursor: ["Not a cursor returned by this API."] },
+    });
+  }
 }

@@ -32,15 +32,19 @@ export async function listSecretOverview(
       .where(eq(mcpServers.tenantId, params.tenantId))
       .orderBy(mcpServers.name),
   ]);
-  const usedBy = new Map<string, string[]>();
-  for (const server of servers)
-    for (const name of new Set(secretNamesOf(server)))
-      usedBy.set(name, [...(usedBy.get(name) ?? []), server.name]);
-  const entries = new Map<string, SecretOverviewEntry>();
-  for (const secret of stored)
-    entries.set(secret.name, { name: secret.name, isSet: true, updatedAt: secret.updatedAt, usedBy: [] });
-  for (const [name, servers] of usedBy)
-    entries.set(name, { ...(entries.get(name) ?? { name, isSet: false, updatedAt: null }), usedBy: servers });
+  const entries = new Map<string, SecretOverviewEntry>(
+    stored.map((secret) => [
+      secret.name,
+      { name: secret.name, isSet: true, updatedAt: secret.updatedAt, usedBy: [] },
+    ]),
+  );
+  for (const server of servers) {
+    for (const name of new Set(secretNamesOf(server))) {
+      const entry = entries.get(name) ?? { name, isSet: false, updatedAt: null, usedBy: [] };
+      entry.usedBy.push(server.name);
+      entries.set(name, entry);
+    }
+  }
   // Missing values first: they are what keeps a server from connecting.
   return [...entries.values()].sort(
     (a, b) => Number(a.isSet) - Number(b.isSet) || a.name.localeCompare(b.name),

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { memberships, type Role, type Tenant, tenants } from "@/db/schema";
-import { recordAudit } from "@/lib/auth/audit";
+import { auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
@@ -55,8 +55,7 @@ export async function createWorkspace(
         await recordAudit(tx, {
           tenantId: tenant.id,
           action: "workspace.created",
-          actorKind: "operator",
-          actorId: params.userId,
+          ...auditedBy({ kind: "operator", id: params.userId }),
           detail: name,
         });
         return tenant;

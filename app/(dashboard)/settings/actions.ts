@@ -113,7 +113,10 @@ export async function putSecretAction(
 
 export async function deleteSecretAction(name: unknown): Promise<ActionResult<null>> {
   const result = await runAction("manage", async ({ db, tenant }) => {
-    await deleteSecret(db, { tenantId: tenant.id, name: String(name) });
+    await deleteSecret(db, {
+      tenantId: tenant.id,
+      name: parseOrThrow(secretNameSchema, name, "The secret name"),
+    });
     return null;
   });
   if (result.ok) revalidatePath("/settings/secrets");

@@ -14,8 +14,10 @@ export const dynamic = "force-dynamic";
 
 export default async function MembersPage() {
   const { db, tenant, actor, canManage } = await getPageContext();
-  const members = await listMembers(db, { tenantId: tenant.id });
-  const invitations = canManage ? await listPendingInvitations(db, { tenantId: tenant.id }) : [];
+  const [members, invitations] = await Promise.all([
+    listMembers(db, { tenantId: tenant.id }),
+    canManage ? listPendingInvitations(db, { tenantId: tenant.id }) : [],
+  ]);
   return (
     <>
       {canManage ? <InvitePanel /> : null}
