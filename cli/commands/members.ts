@@ -71,7 +71,7 @@ export function registerMembers(program: Command): void {
         [
           { header: "Id", value: (i) => i.id },
           { header: "Role", value: (i) => i.role },
-          { header: "Invited by", value: (i) => i.invitedBy ?? "an API key" },
+          { header: "Invited by", value: (i) => i.invitedBy ?? "an API key, or a removed account" },
           { header: "Expires", value: (i) => formatTime(i.expiresAt) },
         ],
         colors,

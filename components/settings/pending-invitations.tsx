@@ -26,7 +26,9 @@ export function PendingInvitations({ invitations }: { invitations: PendingInvita
             <td className="px-4 py-3">
               <RoleBadge role={invitation.role} />
             </td>
-            <td className="px-4 py-3 text-slate-700">{invitation.invitedBy ?? "an API key"}</td>
+            <td className="px-4 py-3 text-slate-700">
+              {invitation.invitedBy ?? "an API key, or a removed account"}
+            </td>
             <td className="px-4 py-3 text-slate-600">
               <Time iso={invitation.createdAt} />
             </td>

@@ -153,7 +153,7 @@ export function SecretsPanel({ entries, canManage }: { entries: SecretOverviewEn
                     <Button
                       variant="ghost"
                       onClick={() => editValueOf(entry.name)}
-                      aria-label={`Set the value of ${entry.name}`}
+                      aria-label={`${entry.isSet ? "Replace" : "Set"} the value of ${entry.name}`}
                     >
                       {entry.isSet ? "Replace" : "Set value"}
                     </Button>

@@ -54,8 +54,7 @@ export function TextInput({ invalid, ...props }: ComponentProps<"input"> & { inv
     <input
       className={inputClass}
       aria-invalid={invalid || undefined}
-      // The error replaces the hint beside the field; either describes it (a missing id is ignored).
-      aria-describedby={invalid ? `${props.id}-error` : `${props.id}-hint`}
+      aria-describedby={describedBy(props.id, invalid)}
       {...props}
     />
   );
@@ -69,9 +68,12 @@ export function TextArea({
     <textarea
       className={`${inputClass} font-mono`}
       aria-invalid={invalid || undefined}
-      // The error replaces the hint beside the field; either describes it (a missing id is ignored).
-      aria-describedby={invalid ? `${props.id}-error` : `${props.id}-hint`}
+      aria-describedby={describedBy(props.id, invalid)}
       {...props}
     />
   );
 }
+
+/** The error replaces the hint beside a field; either describes it. No id, nothing to point at. */
+const describedBy = (id: string | undefined, invalid: boolean | undefined) =>
+  id ? `${id}-${invalid ? "error" : "hint"}` : undefined;

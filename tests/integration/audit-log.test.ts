@@ -109,6 +109,11 @@ describe("the audit log over REST", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/an action \("member.invited"\) or a group/);
     expect((await audit("?limit=0")).status).toBe(400);
+    const keys = await audit("?action=api_key");
+    expect(new Set((keys.body.entries as Json[]).map((e) => e.action))).toEqual(new Set(["api_key.created"]));
+    const unknownCursor = await audit("?cursor=not-one-of-ours");
+    expect(unknownCursor.status).toBe(400);
+    expect(unknownCursor.body.error.message).toMatch(/cursor is not valid/);
   });
 
   it("pages with a cursor, newest first, without skipping or repeating an entry", async () => {

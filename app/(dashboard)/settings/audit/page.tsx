@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { pluralize } from "@/components/servers/detail/format";
 import { AuditLogTable, auditGroups } from "@/components/settings/audit-log-table";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button";
@@ -22,7 +23,8 @@ export default async function AuditLogPage({ searchParams }: Props) {
   const one = (name: string) => (typeof params[name] === "string" ? params[name] : undefined);
   const action = one("action") ?? "";
   const cursor = one("cursor");
-  let page: AuditPage;
+  // A bad filter or cursor in the URL is said where the entries would be; the filters stay usable.
+  let page: AuditPage | { failure: string };
   try {
     page = await listAuditEntries(db, {
       tenantId: tenant.id,
@@ -30,7 +32,13 @@ export default async function AuditLogPage({ searchParams }: Props) {
     });
   } catch (error) {
     if (!isAppError(error)) throw error;
-    return <Alert>{error.message}</Alert>;
+    // The API's wording ("use nextCursor") is for scripts; a person followed a link.
+    page = {
+      failure:
+        error.fieldErrors?.cursor !== undefined
+          ? "This link points into the log at an entry it does not have. Start again from the newest entries (Everything, above)."
+          : error.message,
+    };
   }
   const hrefFor = (query: Record<string, string | undefined>) => {
     const search = new URLSearchParams(
@@ -65,16 +73,29 @@ export default async function AuditLogPage({ searchParams }: Props) {
           );
         })}
       </nav>
-      {page.entries.length === 0 ? (
-        <EmptyState title={cursor ? "No older entries" : "Nothing recorded yet"}>
-          {action ? "Nothing of this kind has been recorded in this workspace." : null}
-        </EmptyState>
+      {"failure" in page ? (
+        <Alert>{page.failure}</Alert>
+      ) : page.entries.length === 0 ? (
+        cursor ? (
+          <EmptyState
+            title="No older entries"
+            action={
+              <ButtonLink variant="secondary" href={hrefFor({ action })}>
+                Newest
+              </ButtonLink>
+            }
+          />
+        ) : (
+          <EmptyState title="Nothing recorded yet">
+            {action ? "Nothing of this kind has been recorded in this workspace." : null}
+          </EmptyState>
+        )
       ) : (
         <>
           <AuditLogTable entries={page.entries} />
           <div className="mt-3 flex items-center justify-between text-xs text-slate-500">
             <span>
-              {page.entries.length} {page.entries.length === 1 ? "entry" : "entries"} shown
+              {pluralize(page.entries.length, "entry", "entries")} shown
               {cursor ? " (older page)" : ""}
             </span>
             <span className="flex gap-2">

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { pluralize } from "@/components/servers/detail/format";
 import { Time } from "@/components/servers/detail/time";
 import { InvitePanel } from "@/components/settings/invite-panel";
 import { MemberRowActions } from "@/components/settings/member-row-actions";
@@ -22,9 +23,7 @@ export default async function MembersPage() {
     <>
       {canManage ? <InvitePanel /> : null}
       <PendingInvitations invitations={invitations} />
-      <h2 className="mb-2 text-sm font-semibold text-slate-900">
-        {members.length} {members.length === 1 ? "member" : "members"}
-      </h2>
+      <h2 className="mb-2 text-sm font-semibold text-slate-900">{pluralize(members.length, "member")}</h2>
       <DataTable
         columns={[
           { label: "Member" },
