@@ -1,6 +1,6 @@
 "use client";
 
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import type { ActionResult } from "@/lib/actions/action-result";
 
 /**
@@ -23,11 +23,7 @@ export function RevokeKeyButton({
       title={`Revoke the key "${name}"?`}
       confirmLabel="Revoke key"
       pendingLabel="Revoking…"
-      onConfirm={async () => {
-        const result = await revoke();
-        await onSettled();
-        return result.ok ? null : result.error.message;
-      }}
+      onConfirm={confirmAction(revoke, onSettled)}
     >
       Anything using it stops working at once. This cannot be undone.
     </ConfirmButton>

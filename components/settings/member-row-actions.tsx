@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { changeRoleAction, removeMemberAction } from "@/app/(dashboard)/settings/actions";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import { inputClass } from "@/components/ui/field";
 
 export function MemberRowActions({
@@ -47,11 +47,10 @@ export function MemberRowActions({
           title={`Remove ${name} from this workspace?`}
           confirmLabel="Remove member"
           pendingLabel="Removing…"
-          onConfirm={async () => {
-            const result = await removeMemberAction(userId);
-            router.refresh();
-            return result.ok ? null : result.error.message;
-          }}
+          onConfirm={confirmAction(
+            () => removeMemberAction(userId),
+            () => router.refresh(),
+          )}
         >
           They lose access to this workspace at once; what they did stays in its history.
         </ConfirmButton>

@@ -8,7 +8,7 @@ import { Time } from "@/components/servers/detail/time";
 import { Alert, FormError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, TextInput } from "@/components/ui/field";
@@ -183,11 +183,10 @@ function DeleteSecretButton({ name, usedBy }: { name: string; usedBy: string[] }
       title={`Delete the secret "${name}"?`}
       confirmLabel="Delete secret"
       pendingLabel="Deleting…"
-      onConfirm={async () => {
-        const result = await deleteSecretAction(name);
-        router.refresh();
-        return result.ok ? null : result.error.message;
-      }}
+      onConfirm={confirmAction(
+        () => deleteSecretAction(name),
+        () => router.refresh(),
+      )}
     >
       {usedBy.length > 0
         ? `${usedBy.join(", ")} ${usedBy.length === 1 ? "uses" : "use"} it: the next connection will fail until a value is set again.`

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useId, useRef, useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/actions/action-result";
 import { Button, type ButtonVariant } from "./button";
 
 /**
@@ -79,4 +80,16 @@ export function ConfirmButton({
       </dialog>
     </>
   );
+}
+
+/**
+ * `onConfirm` for a server action: runs it, then `onSettled` either way (a list redrawn: a thing
+ * removed meanwhile from elsewhere then shows as gone), and answers the action's error, if any.
+ */
+export function confirmAction(action: () => Promise<ActionResult<unknown>>, onSettled: () => unknown) {
+  return async (): Promise<string | null> => {
+    const result = await action();
+    await onSettled();
+    return result.ok ? null : result.error.message;
+  };
 }
