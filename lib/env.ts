@@ -16,6 +16,8 @@ const envSchema = z.object({
     ),
   SWITCHBOARD_DATA_DIR: z.string().trim().min(1).default(".data"),
   SWITCHBOARD_SECRET_KEY: z.string().trim().optional(),
+  SWITCHBOARD_SECRET_KEY_FILE: z.string().trim().optional(),
+  SWITCHBOARD_STDIO_USER: z.string().trim().min(1).default("nobody"),
   SWITCHBOARD_SEED_DEMO: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_BOOTSTRAP_API_KEY: z
     .string()
@@ -36,6 +38,10 @@ export type Env = {
   databaseUrl: string | undefined;
   dataDir: string;
   secretKey: string | undefined;
+  /** A file holding the key, so it need not sit in the environment (readable in /proc by same-user processes). */
+  secretKeyFile: string | undefined;
+  /** The user stdio servers run as when Switchboard runs as root. */
+  stdioUser: string;
   seedDemoServers: boolean;
   bootstrapApiKey: string | undefined;
   /** The URL people use to reach the dashboard (cookies, invitation links, origin checks). */
@@ -87,6 +93,10 @@ function parseEnv(source: Record<string, string | undefined>): Env {
     databaseUrl: env.DATABASE_URL,
     dataDir: path.resolve(env.SWITCHBOARD_DATA_DIR),
     secretKey: env.SWITCHBOARD_SECRET_KEY || undefined,
+    secretKeyFile: env.SWITCHBOARD_SECRET_KEY_FILE
+      ? path.resolve(env.SWITCHBOARD_SECRET_KEY_FILE)
+      : undefined,
+    stdioUser: env.SWITCHBOARD_STDIO_USER,
     seedDemoServers: env.SWITCHBOARD_SEED_DEMO === "true",
     bootstrapApiKey: env.SWITCHBOARD_BOOTSTRAP_API_KEY,
     publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),

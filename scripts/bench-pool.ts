@@ -31,6 +31,8 @@ const config: ConnectionConfig = {
   connectTimeoutMs: 30_000,
   callTimeoutMs: 30_000,
   healthIntervalSeconds: 3600,
+  programPath: null,
+  launchApprovedBy: null,
 };
 
 const newPool = () =>

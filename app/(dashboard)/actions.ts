@@ -20,9 +20,13 @@ export async function switchWorkspaceAction(tenantId: unknown): Promise<ActionRe
 }
 
 export async function createWorkspaceAction(input: unknown): Promise<ActionResult<null>> {
-  // Any signed-in operator may create a workspace of their own; they become its admin.
+  // The instance policy says who may (instance owners only, unless an owner opened it to members).
   return runAction("read", async ({ db, actor }) => {
-    const tenant = await createWorkspace(db, { userId: actor.userId, input });
+    const tenant = await createWorkspace(db, {
+      userId: actor.userId,
+      instanceOwner: actor.instanceOwner,
+      input,
+    });
     (await cookies()).set(WORKSPACE_COOKIE, tenant.id, workspaceCookie);
     return null;
   });

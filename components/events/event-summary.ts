@@ -33,6 +33,8 @@ export function describeEvent(event: RecordedEvent): EventLook {
       return look("updated", "blue", `${event.serverName}'s configuration changed`);
     case "server.deleted":
       return look("deleted", "slate", `${event.serverName} was removed`);
+    case "server.disabled_by_policy":
+      return look("disabled by policy", "red", `${event.serverName} was disabled: ${event.reason}`);
     case "server.state_changed":
       return look(
         event.to,

@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./calls";
 export * from "./catalog";
+export * from "./instance";
 export * from "./policies";
 export * from "./principals";
 export * from "./secrets";

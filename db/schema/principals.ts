@@ -14,7 +14,8 @@ export const principals = pgTable(
   (t) => [uniqueIndex("principals_tenant_name_key").on(t.tenantId, t.name)],
 );
 
-export const apiKeyScopes = ["admin", "gateway"] as const;
+/** owner: acts as an instance owner (Settings → Instance) while its creator is one; the bootstrap key always. */
+export const apiKeyScopes = ["admin", "gateway", "owner"] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
 /** API keys: only a SHA-256 hash is stored; the prefix is shown so people can tell keys apart. */

@@ -21,6 +21,8 @@ export const mcpServers = pgTable(
     description: text("description"),
     transport: text("transport", { enum: ["stdio", "streamable-http", "sse"] }).notNull(),
     command: text("command"),
+    /** The command resolved to an absolute path on Switchboard's own PATH at registration: what runs. */
+    programPath: text("program_path"),
     args: jsonb("args").$type<string[]>().notNull().default([]),
     cwd: text("cwd"),
     env: jsonb("env").$type<Record<string, StoredValue>>().notNull().default({}),
@@ -31,6 +33,11 @@ export const mcpServers = pgTable(
     connectTimeoutMs: integer("connect_timeout_ms").notNull().default(10_000),
     callTimeoutMs: integer("call_timeout_ms").notNull().default(30_000),
     healthIntervalSeconds: integer("health_interval_seconds").notNull().default(60),
+    /**
+     * Who set the current launch (command, arguments, folder) as an instance owner, when one did:
+     * launch specs open to owners only stay allowed while the launch is the one an owner saved.
+     */
+    launchApprovedBy: text("launch_approved_by"),
     ...timestamps(),
   },
   (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],

@@ -7,11 +7,12 @@ import { findMembership, listMemberships } from "@/lib/tenancy/workspaces";
 import { verifyApiKey } from "./api-keys";
 import type { AuditActor } from "./audit";
 import { getAuth } from "./better-auth";
+import { type Authority, isInstanceOwner } from "./instance-owners";
 
 export const WORKSPACE_COOKIE = "switchboard_workspace";
 
 /** Who is calling, in which workspace, with which role. Built once per request from its headers. */
-export type Actor =
+export type Actor = (
   | { kind: "operator"; userId: string; name: string; email: string; tenant: Tenant; role: Role }
   | {
       kind: "api_key";
@@ -21,11 +22,20 @@ export type Actor =
       principalId: string | null;
       /** admin-scoped keys act as admins on the REST API; gateway-only keys have no REST role. */
       role: Role | null;
-    };
+    }
+) & {
+  /** Holds instance authority now (lib/auth/instance-owners): a person who is an owner, or an owner key. */
+  instanceOwner: boolean;
+};
 
 export const actorId = (actor: Actor) => (actor.kind === "operator" ? actor.userId : actor.keyId);
 
 export const auditActorOf = (actor: Actor): AuditActor => ({ kind: actor.kind, id: actorId(actor) });
+
+export const authorityOf = (actor: Actor): Authority => ({
+  by: auditActorOf(actor),
+  instanceOwner: actor.instanceOwner,
+});
 
 /** An API key (Authorization: Bearer or X-API-Key) when one is sent, else the session cookie. */
 export async function resolveActor(db: Database, headers: Headers): Promise<Actor> {
@@ -49,7 +59,14 @@ export async function resolveOperator(db: Database, headers: Headers): Promise<A
       "You are not a member of any workspace. Ask an admin for an invitation link.",
     );
   }
-  return { kind: "operator", userId: user.id, name: user.name, email: user.email, ...membership };
+  return {
+    kind: "operator",
+    userId: user.id,
+    name: user.name,
+    email: user.email,
+    ...membership,
+    instanceOwner: await isInstanceOwner(db, user.id),
+  };
 }
 
 async function actorFromKey(db: Database, value: string): Promise<Actor> {
@@ -66,6 +83,10 @@ async function actorFromKey(db: Database, value: string): Promise<Actor> {
     scopes: key.scopes,
     principalId: key.principalId,
     role: key.scopes.includes("admin") ? "admin" : null,
+    // An owner key acts as an owner while the person who made it is one; the bootstrap key (made by
+    // whoever configured the machine) always does.
+    instanceOwner:
+      key.scopes.includes("owner") && (key.createdBy === null || (await isInstanceOwner(db, key.createdBy))),
   };
 }
 

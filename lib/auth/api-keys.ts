@@ -14,7 +14,7 @@ const KEY_PREFIX = "sb_";
 export const createApiKeySchema = z.strictObject({
   name: z.string().trim().min(1, { error: "Give the key a name, e.g. ci-deploy." }).max(100),
   scopes: z
-    .array(z.enum(apiKeyScopes, { error: "Scopes are admin and gateway." }))
+    .array(z.enum(apiKeyScopes, { error: "Scopes are admin, gateway and owner." }))
     .min(1, { error: "Pick at least one scope." })
     .transform((s) => [...new Set(s)]),
 });
@@ -43,11 +43,18 @@ export async function createApiKey(
     tenantId: string;
     input: unknown;
     by: AuditActor;
+    /** whether the creator holds instance authority: only then may a key have the owner scope */
+    instanceOwner?: boolean;
     principalId?: string;
     value?: string;
   },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const input = parseOrThrow(createApiKeySchema, params.input, "The API key");
+  if (input.scopes.includes("owner") && !params.instanceOwner) {
+    throw new AppError("forbidden", "Only an instance owner can create a key with the owner scope.", {
+      fieldErrors: { scopes: ["The owner scope needs an instance owner."] },
+    });
+  }
   const key = params.value ?? generateKey();
   const [row] = await db
     .insert(apiKeys)
@@ -104,7 +111,13 @@ export async function revokeApiKey(
 
 const USE_RECORD_INTERVAL_MS = 60_000;
 
-export type VerifiedKey = { id: string; tenantId: string; scopes: ApiKeyScope[]; principalId: string | null };
+export type VerifiedKey = {
+  id: string;
+  tenantId: string;
+  scopes: ApiKeyScope[];
+  principalId: string | null;
+  createdBy: string | null;
+};
 
 /**
  * The key behind a bearer value, or an `unauthenticated` error that says what is wrong. Answers
@@ -126,7 +139,13 @@ async function findActiveKey(db: Database, hash: string): Promise<VerifiedKey> {
   if (!row) throw new AppError("unauthenticated", "The API key is not valid.");
   if (row.revokedAt) throw new AppError("unauthenticated", "The API key has been revoked.");
   lastUseRecorded.set(row.id, row.lastUsedAt?.getTime() ?? 0);
-  return { id: row.id, tenantId: row.tenantId, scopes: row.scopes, principalId: row.principalId };
+  return {
+    id: row.id,
+    tenantId: row.tenantId,
+    scopes: row.scopes,
+    principalId: row.principalId,
+    createdBy: row.createdBy,
+  };
 }
 
 /** keyId → when this process last knew its use was recorded. */

@@ -15,7 +15,10 @@ export type AuditAction =
   | "api_key.created"
   | "api_key.revoked"
   | "gateway.loopback_mapping_changed"
-  | "workspace.created";
+  | "workspace.created"
+  | "instance.owner_added"
+  | "instance.owner_removed"
+  | "instance.policy_changed";
 
 export type AuditEntry = {
   tenantId?: string | null;

@@ -19,9 +19,7 @@ function createAuth(db: Database) {
     appName: "Switchboard",
     baseURL: env.publicUrl,
     // Derived from the secrets key so one key protects both; HMAC keeps the two uses apart.
-    secret: createHmac("sha256", loadSecretKey({ secretKey: env.secretKey, dataDir: env.dataDir }))
-      .update("better-auth-session-signing")
-      .digest("hex"),
+    secret: createHmac("sha256", loadSecretKey(env)).update("better-auth-session-signing").digest("hex"),
     database: drizzleAdapter(db, {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },

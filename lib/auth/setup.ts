@@ -9,6 +9,7 @@ import { parseOrThrow } from "@/lib/validation";
 import { createAccount } from "./accounts";
 import { recordAudit } from "./audit";
 import { newAccountSchema } from "./credentials-schema";
+import { makeFirstOwner } from "./instance-owners";
 import { clientAddress } from "./request-info";
 
 const SETUP_TOKEN_ID = "switchboard-setup-token";
@@ -56,6 +57,8 @@ export async function completeSetup(
     });
   }
   const { userId } = await createAccount(db, { input: account, headers: params.headers });
+  // The person who sets Switchboard up owns the instance (its policy), not only its workspaces.
+  await makeFirstOwner(db, userId);
   const existing = await db.select({ id: tenants.id }).from(tenants);
   if (existing.length > 0) {
     await db

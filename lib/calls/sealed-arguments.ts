@@ -12,7 +12,7 @@ let cachedKey: Buffer | undefined;
 function sealingKey(): Buffer {
   if (!cachedKey) {
     const env = readEnv();
-    cachedKey = loadSecretKey({ secretKey: env.secretKey, dataDir: env.dataDir });
+    cachedKey = loadSecretKey(env);
   }
   return cachedKey;
 }

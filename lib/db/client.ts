@@ -10,6 +10,7 @@ import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import * as schema from "@/db/schema";
 import { acquireDataDirLock } from "./data-dir-lock";
+import { secureDataDir } from "./data-dir-permissions";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseDriver = "pglite" | "postgres";
@@ -72,6 +73,7 @@ async function openPglite(dataDir: string | undefined, loadDataDir: Blob | File 
   let releaseLock = () => {};
   if (dataDir) {
     fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+    secureDataDir(dataDir);
     releaseLock = acquireDataDirLock(dataDir);
   }
   try {

@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "server.registered",
   "server.updated",
   "server.deleted",
+  "server.disabled_by_policy",
   "server.state_changed",
   "server.process_exited",
   "server.health_checked",

@@ -73,6 +73,14 @@ export const eventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("server.registered"), ...serverRef }),
   z.object({ type: z.literal("server.updated"), ...serverRef }),
   z.object({ type: z.literal("server.deleted"), ...serverRef }),
+  /** A policy (the instance's or the workspace's) no longer allows the server: it was disabled, never kept running. */
+  z.object({
+    type: z.literal("server.disabled_by_policy"),
+    ...serverRef,
+    policy: z.enum(["instance", "workspace"]),
+    rule: z.string(),
+    reason: z.string(),
+  }),
   z.object({
     type: z.literal("server.process_exited"),
     ...serverRef,

@@ -1,4 +1,5 @@
-import { type Actor, resolveActor } from "@/lib/auth/actor";
+import { type Actor, authorityOf, resolveActor } from "@/lib/auth/actor";
+import { type Authority, assertInstanceOwner } from "@/lib/auth/instance-owners";
 import { assertRoleCan, type Permission } from "@/lib/auth/permissions";
 import type { Database, DatabaseDriver } from "@/lib/db/client";
 import { getDatabase } from "@/lib/db/process-db";
@@ -20,6 +21,21 @@ export function apiRoute<P = Record<string, never>>(permission: Permission, hand
     const actor = await resolveActor(base.db, base.req.headers);
     assertRoleCan(actor.role, permission);
     return { ...base, actor, tenant: actor.tenant };
+  }, handler);
+}
+
+/**
+ * Instance routes (Settings → Instance): the caller must hold instance authority — an owner's
+ * session, or an owner key — whatever their role in the workspace.
+ */
+export function ownerRoute<P = Record<string, never>>(
+  handler: Handler<ApiContext<P> & { authority: Authority }>,
+) {
+  return wrap<P, ApiContext<P> & { authority: Authority }>(async (base) => {
+    const actor = await resolveActor(base.db, base.req.headers);
+    const authority = authorityOf(actor);
+    assertInstanceOwner(authority);
+    return { ...base, actor, tenant: actor.tenant, authority };
   }, handler);
 }
 

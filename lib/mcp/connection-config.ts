@@ -1,5 +1,6 @@
 import type { McpServer, StoredValue } from "@/db/schema/servers";
 import { AppError } from "@/lib/errors";
+import { isOwnSetting } from "@/lib/policy/stdio-environment";
 import { REDACTED, scrubSecrets } from "./stderr-buffer";
 
 /** What the pool needs from an mcp_servers row: how to reach the server, and its limits. */
@@ -10,6 +11,8 @@ export type ConnectionConfig = Pick<
   | "name"
   | "transport"
   | "command"
+  | "programPath"
+  | "launchApprovedBy"
   | "args"
   | "cwd"
   | "env"
@@ -28,7 +31,10 @@ export type ConnectionConfig = Pick<
  */
 export type ValueResolver = (value: StoredValue, scope: { tenantId: string }) => Promise<string | undefined>;
 
-/** The usual resolver: literals as is, `fromEnv` from this process, `secret` through `readSecret`. */
+/**
+ * The usual resolver: literals as is, `fromEnv` from this process, `secret` through `readSecret`.
+ * Switchboard's own settings are never handed out, whatever let the reference through.
+ */
 export function createValueResolver(options: {
   readSecret: (scope: { tenantId: string; name: string }) => Promise<string | undefined>;
   env?: Record<string, string | undefined>;
@@ -36,7 +42,7 @@ export function createValueResolver(options: {
   const env = options.env ?? process.env;
   return async (value, { tenantId }) => {
     if (typeof value === "string") return value;
-    if ("fromEnv" in value) return env[value.fromEnv] || undefined;
+    if ("fromEnv" in value) return isOwnSetting(value.fromEnv) ? undefined : env[value.fromEnv] || undefined;
     return options.readSecret({ tenantId, name: value.secret });
   };
 }

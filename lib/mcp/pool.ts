@@ -16,7 +16,7 @@ import { defaultSupervisionPolicy, type SupervisionPolicy } from "./supervisor";
 export type ConnectionPoolOptions = {
   resolveValue: ValueResolver;
   /** Runs before every connect; throws (AppError "policy_denied") to refuse. */
-  checkEgress?: (config: ConnectionConfig) => Promise<void>;
+  checkPolicy?: ConnectionDeps["checkPolicy"];
   /** Called synchronously; an exception thrown here is logged, never breaks the pool. */
   onEvent?: (event: PoolEvent) => void;
   clientInfo?: Implementation;
@@ -40,7 +40,7 @@ export class ConnectionPool {
     const onEvent = options.onEvent;
     this.deps = {
       resolveValue: options.resolveValue,
-      checkEgress: options.checkEgress,
+      checkPolicy: options.checkPolicy,
       emit: (event) => {
         try {
           onEvent?.(event);

@@ -14,11 +14,14 @@ let hooksInstalled = false;
 export function spawnInGroup(
   command: string,
   args: string[],
-  options: { cwd?: string; env: Record<string, string> },
+  options: { cwd?: string; env: Record<string, string>; identity?: { uid: number; gid: number } },
 ): ChildProcess {
   installExitHooks();
   const child = spawn(command, args, {
     cwd: options.cwd,
+    // libuv drops the supplementary groups too when it switches the user.
+    uid: options.identity?.uid,
+    gid: options.identity?.gid,
     // The complete environment, on purpose (see transports.ts); the cast only drops Next's NODE_ENV typing.
     env: options.env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],

@@ -37,7 +37,8 @@ import { createTransport, type OpenedTransport } from "./transports";
 
 export type ConnectionDeps = {
   resolveValue: ValueResolver;
-  checkEgress?: (config: ConnectionConfig) => Promise<void>;
+  /** The policy check before every connect; may name the program to run (resolved on Switchboard's PATH). */
+  checkPolicy?: (config: ConnectionConfig) => Promise<{ programPath?: string } | undefined>;
   emit: (event: PoolEvent) => void;
   clientInfo: Implementation;
   supervision: SupervisionPolicy;
@@ -250,18 +251,23 @@ export class ServerConnection {
     let opened: OpenedTransport | undefined;
     let hintTail: string | undefined;
     try {
-      await this.deps.checkEgress?.(this.cfg);
+      const permit = await this.deps.checkPolicy?.(this.cfg);
       const resolved = await resolveConnection(this.cfg, this.deps.resolveValue);
       if (abandoned()) throw new AppError("upstream_unavailable", "The connection attempt was abandoned.");
       this.record.setSecrets(resolved.secrets);
       const commandLine = this.record.commandLine(this.cfg);
-      opened = createTransport(this.cfg, resolved, {
-        maxMessageBytes: this.deps.maxMessageBytes,
-        killGraceMs: this.deps.killGraceMs,
-        onSpawn: (pid) => this.record.processStarted(pid, commandLine),
-        onStderr: (text) => this.record.stderrText(text),
-        onNotice: (text) => this.record.note(text),
-      });
+      opened = createTransport(
+        this.cfg,
+        resolved,
+        {
+          maxMessageBytes: this.deps.maxMessageBytes,
+          killGraceMs: this.deps.killGraceMs,
+          onSpawn: (pid) => this.record.processStarted(pid, commandLine),
+          onStderr: (text) => this.record.stderrText(text),
+          onNotice: (text) => this.record.note(text),
+        },
+        permit?.programPath,
+      );
       this.opening = opened;
       const { client, handshake } = await performHandshake(opened, {
         clientInfo: this.deps.clientInfo,

@@ -15,7 +15,12 @@ import { listEscapedDescendants, spawnInGroup, terminateGroup } from "./process-
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null; at: Date };
 
 export type StdioLaunch = {
+  /** The program to run (an absolute path once the policy check resolved it). */
   command: string;
+  /** The command as configured, for messages (defaults to `command`). */
+  displayCommand?: string;
+  /** Run as this user instead of Switchboard's own (when Switchboard runs as root). */
+  identity?: { uid: number; gid: number };
   args: string[];
   cwd?: string;
   /** The complete environment of the child (no implicit inheritance). */
@@ -68,9 +73,10 @@ export class ProcessGroupStdioTransport implements Transport {
 
   start(): Promise<void> {
     if (this.child) throw new Error("This transport was already started.");
-    const { command, args, cwd, env } = this.launch;
+    const { command, args, cwd, env, identity } = this.launch;
+    const shown = this.launch.displayCommand || command;
     return new Promise((resolve, reject) => {
-      const child = spawnInGroup(command, args, { cwd, env });
+      const child = spawnInGroup(command, args, { cwd, env, identity });
       this.child = child;
       child.once("spawn", () => {
         if (child.pid !== undefined) this.launch.onSpawn(child.pid);
@@ -78,7 +84,7 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once("error", (error) => {
         // Only spawn failures reach here before "spawn"; later ones are kill() errors we don't use.
-        const described = describeSpawnError(error as NodeJS.ErrnoException, command, cwd);
+        const described = describeSpawnError(error as NodeJS.ErrnoException, shown, cwd);
         reject(described);
         this.finish();
       });

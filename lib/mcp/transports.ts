@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./connection-config";
+import { childBaseEnvironment, stdioChildIdentity } from "./stdio-identity";
 import { ProcessGroupStdioTransport } from "./stdio-transport";
 
 /** Builds the transport for one connection attempt. The only place transports are constructed. */
@@ -24,21 +25,29 @@ export type TransportHooks = {
   onNotice: (text: string) => void;
 };
 
+/**
+ * `programPath` is the program the policy check allowed (resolved on Switchboard's PATH): what
+ * runs, so a server's own env.PATH can never swap it.
+ */
 export function createTransport(
   config: ConnectionConfig,
   resolved: ResolvedConnection,
   hooks: TransportHooks,
+  programPath?: string,
 ): OpenedTransport {
   if (config.transport === "stdio") {
+    const identity = stdioChildIdentity();
     return {
       kind: "stdio",
       transport: new ProcessGroupStdioTransport({
-        command: config.command ?? "",
+        command: programPath ?? config.programPath ?? config.command ?? "",
+        displayCommand: config.command ?? "",
         args: config.args,
         cwd: config.cwd ?? undefined,
         // A server gets a minimal base (PATH, HOME, …) plus what was configured for it — never
         // Switchboard's own environment, which holds the database URL and the secret key.
-        env: { ...getDefaultEnvironment(), ...resolved.env },
+        env: { ...childBaseEnvironment(getDefaultEnvironment(), identity), ...resolved.env },
+        identity,
         ...hooks,
       }),
     };

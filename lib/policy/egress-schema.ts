@@ -19,7 +19,7 @@ export const DEFAULT_ALLOWED_COMMANDS = [
   "bun",
 ] as const;
 
-const commandSchema = z
+export const commandSchema = z
   .string()
   .trim()
   .min(1, { error: "A command must not be empty." })
@@ -28,7 +28,7 @@ const commandSchema = z
     error: "Use a program name (e.g. node) or an absolute path (e.g. /usr/local/bin/my-server).",
   });
 
-const hostPatternSchema = z
+export const hostPatternSchema = z
   .string()
   .trim()
   .toLowerCase()

@@ -42,14 +42,22 @@ export type AddressClass = "metadata" | "link-local" | "loopback" | "private" | 
 // Names that reach a cloud provider's instance metadata service without a metadata address.
 const METADATA_HOSTS = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data"]);
 
+/** Who can change the rule that refused: named in every refusal so a person knows whom to ask. */
+export type PolicyScope = "workspace" | "instance";
+const howToAllow: Record<PolicyScope, string> = {
+  workspace: "A workspace admin can allow it in Settings → Egress.",
+  instance: "Only an instance owner can allow it, in Settings → Instance.",
+};
+
 export async function checkEgress(
   policy: EgressPolicy,
   target: EgressTarget,
   resolve: ResolveHost = systemResolver,
+  scope: PolicyScope = "workspace",
 ): Promise<EgressDecision> {
   return target.transport === "stdio"
     ? checkCommand(policy, target.command)
-    : checkUrl(policy, target.url, resolve);
+    : checkUrl(policy, target.url, resolve, scope);
 }
 
 /** The check as a precondition: throws AppError("policy_denied") naming the rule. */
@@ -78,6 +86,7 @@ async function checkUrl(
   policy: EgressPolicy,
   rawUrl: string | null | undefined,
   resolve: ResolveHost,
+  scope: PolicyScope,
 ): Promise<EgressDecision> {
   let url: URL;
   try {
@@ -116,13 +125,18 @@ async function checkUrl(
     if (addresses.length === 0) return deny("http.dns", `"${host}" resolved to no address.`);
   }
   for (const address of addresses) {
-    const decision = checkAddress(policy, host, address);
+    const decision = checkAddress(policy, host, address, scope);
     if (decision.kind === "deny") return decision;
   }
   return { kind: "allow" };
 }
 
-function checkAddress(policy: EgressPolicy, host: string, address: string): EgressDecision {
+function checkAddress(
+  policy: EgressPolicy,
+  host: string,
+  address: string,
+  scope: PolicyScope,
+): EgressDecision {
   const cls = classifyAddress(address);
   const what = host === address ? address : `"${host}" resolves to ${address}, which`;
   switch (cls) {
@@ -137,17 +151,11 @@ function checkAddress(policy: EgressPolicy, host: string, address: string): Egre
     case "loopback":
       return policy.http.allowLoopback
         ? { kind: "allow" }
-        : deny(
-            "http.loopback",
-            `${what} is a loopback address (this machine). An admin can allow loopback in Settings → Egress.`,
-          );
+        : deny("http.loopback", `${what} is a loopback address (this machine). ${howToAllow[scope]}`);
     case "private":
       return policy.http.allowPrivate
         ? { kind: "allow" }
-        : deny(
-            "http.private",
-            `${what} is a private-network address. An admin can allow private addresses in Settings → Egress.`,
-          );
+        : deny("http.private", `${what} is a private-network address. ${howToAllow[scope]}`);
   }
 }
 

@@ -1,4 +1,5 @@
 import { createApiKey } from "@/lib/auth/api-keys";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
 import { demoServerConfigs } from "@/lib/demo/demo-servers";
 import { registerServer } from "@/lib/servers/registry";
@@ -14,13 +15,15 @@ export async function bootstrapDatabase(db: Database, options: BootstrapOptions)
   const { tenant, created } = await ensureDefaultTenant(db);
   if (!created) return tenant;
   if (options.seedDemoServers) {
-    for (const input of demoServerConfigs()) await registerServer(db, { tenantId: tenant.id, input });
+    for (const input of demoServerConfigs())
+      await registerServer(db, { tenantId: tenant.id, input, authority: SYSTEM_AUTHORITY });
   }
   if (options.bootstrapApiKey) {
     await createApiKey(db, {
       tenantId: tenant.id,
-      input: { name: "bootstrap", scopes: ["admin", "gateway"] },
+      input: { name: "bootstrap", scopes: ["admin", "gateway", "owner"] },
       by: null,
+      instanceOwner: true,
       value: options.bootstrapApiKey,
     });
   }

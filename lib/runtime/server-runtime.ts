@@ -9,9 +9,8 @@ import { createValueResolver } from "@/lib/mcp/connection-config";
 import { discoverCatalog } from "@/lib/mcp/discovery";
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/mcp/pool";
 import type { PoolEvent } from "@/lib/mcp/pool-events";
-import { assertEgressAllowed } from "@/lib/policy/egress";
-import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { readSecretValue } from "@/lib/secrets/secrets";
+import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
 import packageJson from "@/package.json";
 
 /**
@@ -32,8 +31,7 @@ export class ServerRuntime {
   ) {
     this.pool = new ConnectionPool({
       resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
-      checkEgress: async (config) =>
-        assertEgressAllowed(await getEgressPolicy(db, { tenantId: config.tenantId }), config),
+      checkPolicy: (config) => checkConnectionPolicy(db, config),
       onEvent: (event) => this.enqueue(event.serverId, () => this.handle(event)),
       clientInfo: { name: "switchboard", version: packageJson.version },
       ...options,

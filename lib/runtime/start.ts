@@ -6,6 +6,7 @@ import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { getDatabase, type ProcessDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
+import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { startServerRuntime } from "./server-runtime";
 
 /** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */
@@ -31,6 +32,7 @@ export async function startRuntime(): Promise<void> {
     if (driver === "pglite") await recoverInterruptedCalls(handle);
     else startStoppedRunnerSweeps(db);
     if (await needsSetup(db)) await announceSetup(db);
+    await disableRefusedServersAtStart(db);
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
@@ -61,6 +63,18 @@ async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
   });
   if (interrupted > 0)
     console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+}
+
+/** Before anything connects: servers the policies no longer allow (an upgrade, a change elsewhere) are disabled. */
+async function disableRefusedServersAtStart(db: ProcessDatabase["db"]): Promise<void> {
+  try {
+    const refused = await disableServersRefusedAtStart(db);
+    for (const server of refused) {
+      console.log(`[switchboard] disabled ${labelOfRefused(server)}: ${server.refusal.reason}`);
+    }
+  } catch (error) {
+    console.error(`[switchboard] the policy check of registered servers failed: ${(error as Error).message}`);
+  }
 }
 
 async function announceSetup(db: ProcessDatabase["db"]) {

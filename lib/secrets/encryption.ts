@@ -7,18 +7,29 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * The AES-256-GCM key: SWITCHBOARD_SECRET_KEY (32 bytes as base64 or hex) or, when unset, a key
- * generated once into the data folder with 0600 permissions.
+ * The AES-256-GCM key: SWITCHBOARD_SECRET_KEY (32 bytes as base64 or hex), the file named by
+ * SWITCHBOARD_SECRET_KEY_FILE, or, when neither is set, a key generated once into the data folder
+ * with 0600 permissions.
  */
-export function loadSecretKey(options: { secretKey: string | undefined; dataDir: string }): Buffer {
+export function loadSecretKey(options: {
+  secretKey: string | undefined;
+  secretKeyFile?: string | undefined;
+  dataDir: string;
+}): Buffer {
   if (options.secretKey) return parseKey(options.secretKey, "SWITCHBOARD_SECRET_KEY");
+  if (options.secretKeyFile) {
+    return parseKey(
+      fs.readFileSync(options.secretKeyFile, "utf8").trim(),
+      `The key file ${options.secretKeyFile}`,
+    );
+  }
   const keyPath = path.join(options.dataDir, "secret.key");
   try {
     return parseKey(fs.readFileSync(keyPath, "utf8").trim(), `The key file ${keyPath}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(KEY_BYTES);
   try {
     fs.writeFileSync(keyPath, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });

@@ -30,7 +30,7 @@ let cachedKey: Buffer | undefined;
 function secretKey(): Buffer {
   if (!cachedKey) {
     const env = readEnv();
-    cachedKey = loadSecretKey({ secretKey: env.secretKey, dataDir: env.dataDir });
+    cachedKey = loadSecretKey(env);
   }
   return cachedKey;
 }

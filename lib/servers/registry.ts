@@ -1,14 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/db/schema";
+import { type Authority, approverOf } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
+import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
+import { canReadFromEnv, type ServerPermit } from "@/lib/policy/server-policy";
 import { findSetSecretNames } from "@/lib/secrets/secrets";
 import { parseOrThrow } from "@/lib/validation";
 import { type ServerConfig, serverConfigSchema, serverPatchSchema } from "./config-schema";
-import { assertRegistrationEgress } from "./registration-egress";
 import { type ServerDto, secretNamesOf, toServerDto } from "./server-dto";
+import { assertServerAllowed } from "./server-policy-check";
 
 type TenantScope = { tenantId: string };
 
@@ -23,7 +26,8 @@ export async function listServers(db: Database, { tenantId }: TenantScope): Prom
     tenantId,
     names: rows.flatMap((r) => secretNamesOf(r.server)),
   });
-  return rows.map((r) => toServerDto(r.server, { setSecrets, status: r.status ?? undefined }));
+  const canReadEnv = await envReadability(db);
+  return rows.map((r) => toServerDto(r.server, { setSecrets, canReadEnv, status: r.status ?? undefined }));
 }
 
 export async function getServer(db: Database, params: TenantScope & { name: string }): Promise<ServerDto> {
@@ -37,18 +41,25 @@ export async function getServer(db: Database, params: TenantScope & { name: stri
     tenantId: params.tenantId,
     names: secretNamesOf(row.server),
   });
-  return toServerDto(row.server, { setSecrets, status: row.status ?? undefined });
+  const canReadEnv = await envReadability(db);
+  return toServerDto(row.server, { setSecrets, canReadEnv, status: row.status ?? undefined });
 }
 
 export async function registerServer(
   db: Database,
-  params: TenantScope & { input: unknown },
+  params: TenantScope & { input: unknown; authority: Authority },
 ): Promise<ServerDto> {
   const config = parseOrThrow(serverConfigSchema, params.input, "The server configuration");
-  await assertRegistrationEgress(db, { tenantId: params.tenantId, config });
+  const { instanceOwner } = params.authority;
+  const permit = await assertServerAllowed(db, {
+    tenantId: params.tenantId,
+    config,
+    ownerLaunch: instanceOwner,
+  });
+  const launch = launchColumns(config, permit, instanceOwner ? approverOf(params.authority) : null);
   const [row] = await db
     .insert(mcpServers)
-    .values({ tenantId: params.tenantId, ...toColumns(config) })
+    .values({ tenantId: params.tenantId, ...toColumns(config), ...launch })
     .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
     .returning({ id: mcpServers.id, name: mcpServers.name });
   if (!row) throw nameTaken(config.name);
@@ -59,10 +70,13 @@ export async function registerServer(
   return getServer(db, { tenantId: params.tenantId, name: row.name });
 }
 
-/** PATCH: the stored configuration merged with the given fields, validated as a whole. */
+/**
+ * PATCH: the stored configuration merged with the given fields, validated as a whole. A launch an
+ * instance owner saved stays theirs while nobody else changes it (a new display name keeps it).
+ */
 export async function updateServer(
   db: Database,
-  params: TenantScope & { name: string; patch: unknown },
+  params: TenantScope & { name: string; patch: unknown; authority: Authority },
 ): Promise<ServerDto> {
   const patch = parseOrThrow(serverPatchSchema, params.patch, "The update");
   const current = await getServerRowOrThrow(db, params);
@@ -70,11 +84,20 @@ export async function updateServer(
   const transportChanged = patch.transport !== undefined && patch.transport !== current.transport;
   const merged = { ...(transportChanged ? commonPart(base) : base), ...patch };
   const config = parseOrThrow(serverConfigSchema, merged, "The server configuration");
-  await assertRegistrationEgress(db, { tenantId: params.tenantId, config });
+  const approvedBy = params.authority.instanceOwner
+    ? approverOf(params.authority)
+    : isSameLaunch(current, config)
+      ? current.launchApprovedBy
+      : null;
+  const permit = await assertServerAllowed(db, {
+    tenantId: params.tenantId,
+    config,
+    ownerLaunch: approvedBy !== null,
+  });
   try {
     await db
       .update(mcpServers)
-      .set({ ...toColumns(config), updatedAt: new Date() })
+      .set({ ...toColumns(config), ...launchColumns(config, permit, approvedBy), updatedAt: new Date() })
       .where(eq(mcpServers.id, current.id));
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(config.name);
@@ -112,6 +135,11 @@ export async function getServerRowOrThrow(
   return row;
 }
 
+async function envReadability(db: Database): Promise<(name: string) => boolean> {
+  const instance = await getInstancePolicy(db);
+  return (name) => canReadFromEnv(instance, name);
+}
+
 const serverNotFound = (name: string) => new AppError("not_found", `There is no server named "${name}".`);
 const nameTaken = (name: string) =>
   new AppError(
@@ -122,7 +150,10 @@ const nameTaken = (name: string) =>
     },
   );
 
-type ColumnValues = Omit<NewMcpServer, "id" | "tenantId" | "createdAt" | "updatedAt">;
+type ColumnValues = Omit<
+  NewMcpServer,
+  "id" | "tenantId" | "createdAt" | "updatedAt" | "programPath" | "launchApprovedBy"
+>;
 
 function toColumns(config: ServerConfig): ColumnValues {
   const common = {
@@ -141,6 +172,24 @@ function toColumns(config: ServerConfig): ColumnValues {
   }
   const { url, headers, auth } = config;
   return { ...common, url, headers, auth, command: null, args: [], cwd: null, env: {} };
+}
+
+/** What runs, as the policy check resolved it, and who (as an owner) set it. */
+function launchColumns(config: ServerConfig, permit: ServerPermit, approvedBy: string | null) {
+  return config.transport === "stdio"
+    ? { programPath: permit.programPath ?? null, launchApprovedBy: approvedBy }
+    : { programPath: null, launchApprovedBy: null };
+}
+
+/** Whether a configuration starts the same program, with the same arguments, in the same folder. */
+export function isSameLaunch(row: McpServer, config: ServerConfig): boolean {
+  return (
+    row.transport === "stdio" &&
+    config.transport === "stdio" &&
+    row.command === config.command &&
+    row.cwd === config.cwd &&
+    JSON.stringify(row.args) === JSON.stringify(config.args)
+  );
 }
 
 function commonPart(input: Record<string, unknown>) {

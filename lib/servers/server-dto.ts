@@ -13,6 +13,10 @@ export type ServerDto = {
   /** What the server points at, for lists: the command line or the URL. */
   target: string;
   command: string | null;
+  /** the program that runs: the command resolved on Switchboard's PATH when it was saved */
+  programPath: string | null;
+  /** the launch was saved by an instance owner (launch specs open to owners only need this) */
+  launchApprovedByOwner: boolean;
   args: string[];
   cwd: string | null;
   env: Record<string, ValueView>;
@@ -38,12 +42,19 @@ export function secretNamesOf(row: Pick<McpServer, "env" | "headers" | "auth">):
 
 export function toServerDto(
   row: McpServer,
-  context: { setSecrets: Set<string>; status?: { state: string; lastError: string | null } },
+  context: {
+    setSecrets: Set<string>;
+    /** whether the instance policy lets servers read this variable: only then is "set" said */
+    canReadEnv: (name: string) => boolean;
+    status?: { state: string; lastError: string | null };
+  },
 ): ServerDto {
   const view = (value: StoredValue): ValueView => {
     if (typeof value === "string") return value;
     if ("secret" in value) return { secret: value.secret, isSet: context.setSecrets.has(value.secret) };
-    return { fromEnv: value.fromEnv, isSet: process.env[value.fromEnv] !== undefined };
+    // Whether an arbitrary variable exists in Switchboard's environment is nobody's business.
+    const isSet = context.canReadEnv(value.fromEnv) && process.env[value.fromEnv] !== undefined;
+    return { fromEnv: value.fromEnv, isSet };
   };
   const viewAll = (record: Record<string, StoredValue>) =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, view(v)]));
@@ -56,6 +67,8 @@ export function toServerDto(
     transport: row.transport,
     target: row.transport === "stdio" ? [row.command ?? "", ...row.args].join(" ") : (row.url ?? ""),
     command: row.command,
+    programPath: row.programPath,
+    launchApprovedByOwner: row.launchApprovedBy !== null,
     args: row.args,
     cwd: row.cwd,
     env: viewAll(row.env),

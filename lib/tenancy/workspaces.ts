@@ -5,6 +5,7 @@ import { auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
+import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { parseOrThrow } from "@/lib/validation";
 
 export type Membership = { tenant: Tenant; role: Role };
@@ -34,12 +35,21 @@ export const createWorkspaceSchema = z.strictObject({
   name: z.string().trim().min(1, { error: "Give the workspace a name." }).max(80),
 });
 
-/** A new workspace with its creator as admin. */
+/**
+ * A new workspace with its creator as admin. Creating one makes its creator an admin — of its
+ * egress policy, its servers — so by default only instance owners may (the instance policy says).
+ */
 export async function createWorkspace(
   db: Database,
-  params: { userId: string; input: unknown },
+  params: { userId: string; instanceOwner: boolean; input: unknown },
 ): Promise<Tenant> {
   const { name } = parseOrThrow(createWorkspaceSchema, params.input, "The workspace");
+  if (!params.instanceOwner && (await getInstancePolicy(db)).workspaceCreation !== "members") {
+    throw new AppError(
+      "forbidden",
+      "Only an instance owner can create a workspace here (Settings → Instance says who may). Ask an owner, or an admin of an existing workspace to invite you.",
+    );
+  }
   const base =
     name
       .toLowerCase()

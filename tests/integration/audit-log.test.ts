@@ -39,6 +39,7 @@ describe("the audit log over REST", () => {
     const outsider = await createTestOperator(handle, { email: "olaf@example.com", role: "viewer" });
     const elsewhere = await createWorkspace(handle.db, {
       userId: outsider.userId,
+      instanceOwner: true,
       input: { name: "Elsewhere" },
     });
     await handle.db

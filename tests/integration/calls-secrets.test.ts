@@ -6,6 +6,7 @@ import { GET as listApprovalsRoute } from "@/app/api/v1/approvals/route";
 import { GET as getCallRoute } from "@/app/api/v1/calls/[id]/route";
 import { POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { approvals, calls, events } from "@/db/schema";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { putSecret } from "@/lib/secrets/secrets";
 import { updateServer } from "@/lib/servers/registry";
 import { updateTool } from "@/lib/tools/tools";
@@ -78,6 +79,7 @@ describe("secret canaries on the governed call path", () => {
     await putSecret(world.handle.db, { tenantId: world.tenantId, name: "canary", value: STORED_CANARY });
     // local-tools now references an environment variable: its value is a workspace secret too.
     await updateServer(world.handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: world.tenantId,
       name: "local-tools",
       patch: { args: tsxArgs(demoServer("local-tools.ts")), env: { CANARY: { fromEnv: "SB_TEST_CANARY" } } },

@@ -5,6 +5,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { catalogEntries, mcpServers } from "@/db/schema";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { handleGatewayRequest } from "@/lib/mcp/gateway";
 import type { GatewayScope } from "@/lib/mcp/gateway-tools";
 import { registerServer } from "@/lib/servers/registry";
@@ -52,6 +53,7 @@ describe("gateway resources and prompts (in-process, PGlite, server-everything)"
   beforeAll(async () => {
     world = await openCallsWorld("pglite");
     const server = await registerServer(world.handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: world.tenantId,
       input: {
         name: "everything",

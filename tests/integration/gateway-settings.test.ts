@@ -337,6 +337,7 @@ describe("gateway settings on PostgreSQL: concurrent saves from two workspaces",
           scopes: ["admin"],
           principalId: null,
           role: "admin",
+          instanceOwner: false,
         };
         return putGatewaySettings(handle.db, {
           tenantId,

@@ -4,8 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { StoredValue } from "@/db/schema/servers";
 import { createValueResolver } from "@/lib/mcp/connection-config";
 import { ConnectionError } from "@/lib/mcp/connection-errors";
-import { assertEgressAllowed } from "@/lib/policy/egress";
 import { egressPolicySchema } from "@/lib/policy/egress-schema";
+import { instancePolicySchema } from "@/lib/policy/instance-policy-schema";
+import { checkServerPolicy } from "@/lib/policy/server-policy";
+import { policyRefusalError } from "@/lib/servers/server-policy-check";
 import {
   createRecordingPool,
   fixture,
@@ -92,13 +94,22 @@ describe("stdio servers that fail to start", () => {
   });
 
   it("an egress policy refusal names the rule, and nothing is spawned", async () => {
-    const policy = egressPolicySchema.parse({ stdio: { allowedCommands: ["npx"] } });
-    rec = createRecordingPool({ checkEgress: (config) => assertEgressAllowed(policy, config) });
+    const policies = {
+      instance: instancePolicySchema.parse({}),
+      workspace: egressPolicySchema.parse({ stdio: { allowedCommands: ["npx"] } }),
+    };
+    rec = createRecordingPool({
+      checkPolicy: async (config) => {
+        const decision = await checkServerPolicy(policies, config, { ownerLaunch: true });
+        if (decision.kind === "deny") throw policyRefusalError(decision);
+        return decision;
+      },
+    });
     await rec.pool.upsert(flaky("refused"));
     const error = await rec.pool.getClient("id-refused").catch((e: unknown) => e);
     expect((error as ConnectionError).code).toBe("policy_denied");
     expect((error as Error).message).toMatch(
-      /^Cannot connect to "refused": Egress policy \(stdio\.allowedCommands\): the command "node" is not in the allowed commands/,
+      /^Cannot connect to "refused": Refused by the workspace's egress policy \(stdio\.allowedCommands\): the command "node" is not in this workspace's allowed commands/,
     );
     expect(rec.events.some((e) => e.type === "process.started")).toBe(false);
   });

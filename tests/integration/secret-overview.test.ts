@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { listSecretOverview } from "@/lib/secrets/secret-overview";
 import { putSecret } from "@/lib/secrets/secrets";
@@ -24,6 +25,7 @@ describe("the secrets overview", () => {
     const tenantId = handle.defaultTenant.id;
     const stdio = (name: string, env: Record<string, unknown>) =>
       registerServer(handle.db, {
+        authority: SYSTEM_AUTHORITY,
         tenantId,
         input: { name, transport: "stdio", command: "node", env, enabled: false },
       });

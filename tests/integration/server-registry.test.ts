@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpServers } from "@/db/schema";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { putSecret } from "@/lib/secrets/secrets";
@@ -43,8 +44,8 @@ describe.each(drivers)("server registry on %s", (driver) => {
   afterAll(() => handle?.close());
 
   it("registers stdio and HTTP servers and lists them by name with their targets", async () => {
-    await registerServer(handle.db, { tenantId, input: stdioServer });
-    await registerServer(handle.db, { tenantId, input: httpServer });
+    await registerServer(handle.db, { authority: SYSTEM_AUTHORITY, tenantId, input: stdioServer });
+    await registerServer(handle.db, { authority: SYSTEM_AUTHORITY, tenantId, input: httpServer });
     const servers = await listServers(handle.db, { tenantId });
     expect(servers.map((s) => [s.name, s.transport, s.target])).toEqual([
       ["local", "stdio", "node server.js"],
@@ -64,7 +65,11 @@ describe.each(drivers)("server registry on %s", (driver) => {
 
   it("refuses a duplicate name with a conflict and keeps the original", async () => {
     const error = await expectAppError(
-      registerServer(handle.db, { tenantId, input: { ...httpServer, name: "local" } }),
+      registerServer(handle.db, {
+        authority: SYSTEM_AUTHORITY,
+        tenantId,
+        input: { ...httpServer, name: "local" },
+      }),
       "conflict",
     );
     expect(error.message).toContain('"local" already exists');
@@ -73,6 +78,7 @@ describe.each(drivers)("server registry on %s", (driver) => {
 
   it("patches fields, switches transport and keeps the result valid", async () => {
     const patched = await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId,
       name: "local",
       patch: { enabled: false, args: ["b.js"] },
@@ -80,6 +86,7 @@ describe.each(drivers)("server registry on %s", (driver) => {
     expect(patched).toMatchObject({ enabled: false, args: ["b.js"], command: "node", status: "disabled" });
 
     const switched = await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId,
       name: "local",
       patch: { transport: "sse", url: "http://127.0.0.1:9000/sse" },
@@ -90,7 +97,12 @@ describe.each(drivers)("server registry on %s", (driver) => {
   it("rejects an invalid patch and changes nothing", async () => {
     const before = await getServer(handle.db, { tenantId, name: "remote" });
     const error = await expectAppError(
-      updateServer(handle.db, { tenantId, name: "remote", patch: { url: "ftp://nope" } }),
+      updateServer(handle.db, {
+        authority: SYSTEM_AUTHORITY,
+        tenantId,
+        name: "remote",
+        patch: { url: "ftp://nope" },
+      }),
       "validation",
     );
     expect(error.fieldErrors?.url?.[0]).toMatch(/http/);
@@ -99,10 +111,20 @@ describe.each(drivers)("server registry on %s", (driver) => {
 
   it("renames only to a free name", async () => {
     await expectAppError(
-      updateServer(handle.db, { tenantId, name: "remote", patch: { name: "local" } }),
+      updateServer(handle.db, {
+        authority: SYSTEM_AUTHORITY,
+        tenantId,
+        name: "remote",
+        patch: { name: "local" },
+      }),
       "conflict",
     );
-    const renamed = await updateServer(handle.db, { tenantId, name: "remote", patch: { name: "remote-2" } });
+    const renamed = await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId,
+      name: "remote",
+      patch: { name: "remote-2" },
+    });
     expect(renamed.name).toBe("remote-2");
   });
 
@@ -118,7 +140,7 @@ describe.each(drivers)("server registry on %s", (driver) => {
       .values({ slug: `other-${driver}`, name: "Other" })
       .returning();
     if (!other) throw new Error("tenant not created");
-    await registerServer(handle.db, { tenantId: other.id, input: stdioServer });
+    await registerServer(handle.db, { authority: SYSTEM_AUTHORITY, tenantId: other.id, input: stdioServer });
     await expectAppError(getServer(handle.db, { tenantId: other.id, name: "remote" }), "not_found");
     expect((await listServers(handle.db, { tenantId: other.id })).map((s) => s.name)).toEqual(["local"]);
     const all = await handle.db.select({ name: mcpServers.name }).from(mcpServers);

@@ -8,6 +8,7 @@ import { GET as snapshotsRoute } from "@/app/api/v1/servers/[name]/snapshots/rou
 import { GET as toolsRoute } from "@/app/api/v1/servers/[name]/tools/route";
 import { POST as postServerRoute } from "@/app/api/v1/servers/route";
 import { events, serverStatus } from "@/db/schema";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { listGroupMembers } from "@/lib/mcp/process-group";
 import { ServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
@@ -68,6 +69,7 @@ describe("server runtime", () => {
 
   it("connects a newly registered server, stores its catalog and answers health checks", async () => {
     await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: tenantId(),
       input: {
         name: "local-tools",
@@ -110,6 +112,7 @@ describe("server runtime", () => {
 
   it("shows why a server that crashes on start is down: exit code and its stderr", async () => {
     await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: tenantId(),
       input: {
         name: "broken",
@@ -149,7 +152,12 @@ describe("server runtime", () => {
   it("disabling stops the process; deleting forgets the server", async () => {
     const { body } = await api(diagnosticsRoute, "local-tools");
     const pid = body.live.pid as number;
-    await updateServer(handle.db, { tenantId: tenantId(), name: "local-tools", patch: { enabled: false } });
+    await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: tenantId(),
+      name: "local-tools",
+      patch: { enabled: false },
+    });
     await untilState("local-tools", "disabled");
     await eventually(
       async () => (listGroupMembers(pid)?.length === 0 ? true : undefined),

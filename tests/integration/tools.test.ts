@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getToolRoute, PATCH as patchToolRoute } from "@/app/api/v1/tools/[id]/route";
 import { GET as listToolsRoute } from "@/app/api/v1/tools/route";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { saveCatalog } from "@/lib/mcp/catalog-store";
 import { registerServer } from "@/lib/servers/registry";
@@ -52,6 +53,7 @@ describe("tools REST", () => {
       cookie: (await createTestOperator(handle, { email: "v@example.com", role: "viewer" })).cookie,
     };
     const server = await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: handle.defaultTenant.id,
       input: { name: "github", transport: "stdio", command: "node", args: ["x.js"], enabled: false },
     });

@@ -9,6 +9,7 @@ import {
 import { GET as listServersRoute } from "@/app/api/v1/servers/route";
 import { tenants } from "@/db/schema";
 import { WORKSPACE_COOKIE } from "@/lib/auth/actor";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { listSecrets, readSecretValue } from "@/lib/secrets/secrets";
 import { registerServer } from "@/lib/servers/registry";
@@ -46,10 +47,12 @@ describe.each(drivers)("workspace isolation on %s", (driver) => {
     keyA = await createTestApiKey(handle, ["admin"]);
     keyB = await createTestApiKey(handle, ["admin"], workspaceB);
     await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: workspaceB,
       input: { name: "b-server", transport: "stdio", command: "node" },
     });
     await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
       tenantId: handle.defaultTenant.id,
       input: { name: "a-server", transport: "stdio", command: "node" },
     });

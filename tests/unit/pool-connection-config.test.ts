@@ -24,6 +24,8 @@ const base: ConnectionConfig = {
   connectTimeoutMs: 10_000,
   callTimeoutMs: 30_000,
   healthIntervalSeconds: 60,
+  programPath: null,
+  launchApprovedBy: null,
 };
 const http = (overrides: Partial<ConnectionConfig>): ConnectionConfig => ({
   ...base,

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { authorityOf } from "@/lib/auth/actor";
 import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
 import type { ServerDto } from "@/lib/servers/server-dto";
 import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
@@ -13,16 +14,21 @@ const nameParam = z.string().min(1).max(100);
 // Inputs are `unknown` on purpose: the service validates them with the same zod schema as the REST API.
 
 export async function createServerAction(input: unknown): Promise<ActionResult<ServerDto>> {
-  const result = await runAction("manage", ({ db, tenant }) =>
-    registerServer(db, { tenantId: tenant.id, input }),
+  const result = await runAction("manage", ({ db, tenant, actor }) =>
+    registerServer(db, { tenantId: tenant.id, input, authority: authorityOf(actor) }),
   );
   if (result.ok) revalidatePath("/servers");
   return result;
 }
 
 export async function updateServerAction(name: string, patch: unknown): Promise<ActionResult<ServerDto>> {
-  const result = await runAction("manage", ({ db, tenant }) =>
-    updateServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name"), patch }),
+  const result = await runAction("manage", ({ db, tenant, actor }) =>
+    updateServer(db, {
+      tenantId: tenant.id,
+      name: parseOrThrow(nameParam, name, "The server name"),
+      patch,
+      authority: authorityOf(actor),
+    }),
   );
   if (result.ok) revalidatePath("/servers");
   return result;

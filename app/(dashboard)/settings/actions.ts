@@ -8,8 +8,8 @@ import { createInvitation, revokeInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
 import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
-import { putEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { deleteSecret, putSecret, putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
+import { updateWorkspaceEgressPolicy } from "@/lib/servers/policy-changes";
 import { parseOrThrow } from "@/lib/validation";
 
 export async function createInvitationAction(
@@ -56,7 +56,12 @@ export async function removeMemberAction(userId: unknown): Promise<ActionResult<
 
 export async function createApiKeyAction(input: unknown): Promise<ActionResult<{ key: string }>> {
   const result = await runAction("manage", async ({ db, tenant, actor }) => {
-    const { key } = await createApiKey(db, { tenantId: tenant.id, input, by: auditActorOf(actor) });
+    const { key } = await createApiKey(db, {
+      tenantId: tenant.id,
+      input,
+      by: auditActorOf(actor),
+      instanceOwner: actor.instanceOwner,
+    });
     return { key };
   });
   if (result.ok) revalidatePath("/settings/api-keys");
@@ -72,10 +77,18 @@ export async function revokeApiKeyAction(id: unknown): Promise<ActionResult<null
   return result;
 }
 
-export async function updateEgressPolicyAction(input: unknown): Promise<ActionResult<null>> {
+/** `disableAffected`: the person confirmed that servers the new policy refuses are disabled. */
+export async function updateEgressPolicyAction(
+  input: unknown,
+  disableAffected = false,
+): Promise<ActionResult<{ disabledServers: string[] }>> {
   const result = await runAction("manage", async ({ db, tenant }) => {
-    await putEgressPolicy(db, { tenantId: tenant.id, input });
-    return null;
+    const { disabledServers } = await updateWorkspaceEgressPolicy(db, {
+      tenantId: tenant.id,
+      input,
+      disableAffected: disableAffected === true,
+    });
+    return { disabledServers };
   });
   if (result.ok) revalidatePath("/settings/egress");
   return result;

@@ -1,13 +1,14 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { type McpServer, mcpServers } from "@/db/schema";
+import type { Authority } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
 import { type ErrorBody, isAppError, toErrorBody } from "@/lib/errors";
 import { canonicalJson } from "@/lib/mcp/catalog";
 import { putSecret, readSecretValue } from "@/lib/secrets/secrets";
 import { type ServerConfig, serverConfigSchema, type Transport } from "@/lib/servers/config-schema";
-import { assertRegistrationEgress } from "@/lib/servers/registration-egress";
-import { registerServer, updateServer } from "@/lib/servers/registry";
+import { isSameLaunch, registerServer, updateServer } from "@/lib/servers/registry";
+import { assertServerAllowed } from "@/lib/servers/server-policy-check";
 import { parseOrThrow } from "@/lib/validation";
 import { type ClientFormat, importFormats } from "./client-formats";
 import { parseJsonText } from "./parse-json-text";
@@ -52,7 +53,10 @@ type Scope = { tenantId: string };
  * exists, so importing the same file twice changes nothing. A bad entry is reported and the rest
  * go on; a dry run reads but writes nothing.
  */
-export async function importServers(db: Database, params: Scope & { input: unknown }): Promise<ImportReport> {
+export async function importServers(
+  db: Database,
+  params: Scope & { input: unknown; authority: Authority },
+): Promise<ImportReport> {
   const request = parseOrThrow(importRequestSchema, params.input, "The import");
   const value = typeof request.config === "string" ? parseJsonText(request.config) : request.config;
   const client = readClientConfig(value, request.format);
@@ -70,7 +74,12 @@ export async function importServers(db: Database, params: Scope & { input: unkno
 
 async function importEntry(
   db: Database,
-  params: Scope & { plan: PlannedEntry; existing: Map<string, McpServer>; dryRun: boolean },
+  params: Scope & {
+    plan: PlannedEntry;
+    existing: Map<string, McpServer>;
+    dryRun: boolean;
+    authority: Authority;
+  },
 ): Promise<ImportEntryReport> {
   const { plan } = params;
   const report: ImportEntryReport = {
@@ -93,10 +102,14 @@ async function importEntry(
   try {
     const body = current ? plan.config : { ...plan.config, ...plan.createOnly };
     const config = parseOrThrow(serverConfigSchema, body, `The server "${plan.name}"`);
-    await assertRegistrationEgress(db, { tenantId: params.tenantId, config });
+    // An update keeps an owner's launch only when the file leaves it as it is (as updateServer decides).
+    const ownerLaunch =
+      params.authority.instanceOwner ||
+      (current !== undefined && current.launchApprovedBy !== null && isSameLaunch(current, config));
+    await assertServerAllowed(db, { tenantId: params.tenantId, config, ownerLaunch });
     report.secrets = await compareSecrets(db, { tenantId: params.tenantId, plan });
     report.action = !current ? "create" : sameConnection(current, config) ? "unchanged" : "update";
-    if (!params.dryRun) await apply(db, { tenantId: params.tenantId, plan, body, report });
+    if (!params.dryRun) await apply(db, { ...params, body, report });
   } catch (error) {
     // Only expected refusals stay per entry; anything else (the database gone) fails the request.
     if (!isAppError(error)) throw error;
@@ -109,7 +122,12 @@ async function importEntry(
 /** Secrets first, so the server's first connect already finds them. */
 async function apply(
   db: Database,
-  params: Scope & { plan: PlannedEntry; body: Record<string, unknown>; report: ImportEntryReport },
+  params: Scope & {
+    plan: PlannedEntry;
+    body: Record<string, unknown>;
+    report: ImportEntryReport;
+    authority: Authority;
+  },
 ) {
   const { plan, report } = params;
   for (const write of plan.secretWrites) {
@@ -118,9 +136,10 @@ async function apply(
     await putSecret(db, { tenantId: params.tenantId, name: write.name, value: write.value });
   }
   const name = plan.name as string;
-  if (report.action === "create") await registerServer(db, { tenantId: params.tenantId, input: params.body });
+  const { tenantId, authority } = params;
+  if (report.action === "create") await registerServer(db, { tenantId, input: params.body, authority });
   else if (report.action === "update")
-    await updateServer(db, { tenantId: params.tenantId, name, patch: params.body });
+    await updateServer(db, { tenantId, name, patch: params.body, authority });
 }
 
 async function compareSecrets(db: Database, params: Scope & { plan: PlannedEntry }) {

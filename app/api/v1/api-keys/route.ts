@@ -16,6 +16,7 @@ export const POST = apiRoute("manage", async ({ req, db, actor, tenant }) => {
     tenantId: tenant.id,
     input: await readJsonBody(req),
     by: auditActorOf(actor),
+    instanceOwner: actor.instanceOwner,
   });
   return Response.json(created, { status: 201 });
 });

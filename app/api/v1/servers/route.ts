@@ -1,4 +1,5 @@
 // GET /api/v1/servers — list the workspace's servers · POST — register one
+import { authorityOf } from "@/lib/auth/actor";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { listServers, registerServer } from "@/lib/servers/registry";
@@ -9,7 +10,8 @@ export const GET = apiRoute("read", async ({ db, tenant }) => ({
   servers: await listServers(db, { tenantId: tenant.id }),
 }));
 
-export const POST = apiRoute("manage", async ({ req, db, tenant }) => {
-  const server = await registerServer(db, { tenantId: tenant.id, input: await readJsonBody(req) });
+export const POST = apiRoute("manage", async ({ req, db, tenant, actor }) => {
+  const input = await readJsonBody(req);
+  const server = await registerServer(db, { tenantId: tenant.id, input, authority: authorityOf(actor) });
   return Response.json({ server }, { status: 201 });
 });

@@ -1,4 +1,5 @@
 // GET · PATCH · DELETE /api/v1/servers/{name} — one server (secrets shown as set/unset only)
+import { authorityOf } from "@/lib/auth/actor";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { deleteServer, getServer, updateServer } from "@/lib/servers/registry";
@@ -11,8 +12,13 @@ export const GET = apiRoute<Params>("read", async ({ db, tenant, params }) => ({
   server: await getServer(db, { tenantId: tenant.id, name: params.name }),
 }));
 
-export const PATCH = apiRoute<Params>("manage", async ({ req, db, tenant, params }) => ({
-  server: await updateServer(db, { tenantId: tenant.id, name: params.name, patch: await readJsonBody(req) }),
+export const PATCH = apiRoute<Params>("manage", async ({ req, db, tenant, actor, params }) => ({
+  server: await updateServer(db, {
+    tenantId: tenant.id,
+    name: params.name,
+    patch: await readJsonBody(req),
+    authority: authorityOf(actor),
+  }),
 }));
 
 export const DELETE = apiRoute<Params>("manage", async ({ db, tenant, params }) => {
