@@ -84,7 +84,12 @@ export class ProcessGroupStdioTransport implements Transport {
       });
       child.once("error", (error) => {
         // Only spawn failures reach here before "spawn"; later ones are kill() errors we don't use.
-        const described = describeSpawnError(error as NodeJS.ErrnoException, shown, cwd);
+        const described = describeSpawnError(
+          error as NodeJS.ErrnoException,
+          shown,
+          cwd,
+          this.launch.identity,
+        );
         reject(described);
         this.finish();
       });
@@ -171,14 +176,22 @@ export class ProcessGroupStdioTransport implements Transport {
   }
 }
 
-function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined): Error {
+function describeSpawnError(
+  error: NodeJS.ErrnoException,
+  command: string,
+  cwd: string | undefined,
+  identity: StdioLaunch["identity"],
+): Error {
   if (error.code === "ENOENT" && cwd && !existsSync(cwd)) {
     return new Error(`The working directory "${cwd}" does not exist.`);
   }
-  if (error.code === "ENOENT")
+  // A name searched on PATH as another user: a folder it may not enter answers EACCES, not ENOENT.
+  if (error.code === "ENOENT" || (error.code === "EACCES" && identity && !command.includes("/")))
     return new Error(`Command not found: "${command}" (is it installed and on PATH?).`);
-  if (error.code === "EACCES")
-    return new Error(`Permission denied running "${command}" (is it executable?).`);
+  if (error.code === "EACCES") {
+    const who = identity ? ` by the user stdio servers run as (uid ${identity.uid})` : "";
+    return new Error(`Permission denied running "${command}" (is it executable${who}?).`);
+  }
   return new Error(`Could not start "${command}": ${error.message}`);
 }
 

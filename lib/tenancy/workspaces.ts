@@ -43,13 +43,13 @@ export async function createWorkspace(
   db: Database,
   params: { userId: string; instanceOwner: boolean; input: unknown },
 ): Promise<Tenant> {
-  const { name } = parseOrThrow(createWorkspaceSchema, params.input, "The workspace");
   if (!params.instanceOwner && (await getInstancePolicy(db)).workspaceCreation !== "members") {
     throw new AppError(
       "forbidden",
       "Only an instance owner can create a workspace here (Settings → Instance says who may). Ask an owner, or an admin of an existing workspace to invite you.",
     );
   }
+  const { name } = parseOrThrow(createWorkspaceSchema, params.input, "The workspace");
   const base =
     name
       .toLowerCase()

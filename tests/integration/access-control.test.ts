@@ -59,12 +59,15 @@ const gatewayRoutes = new Set(["/mcp", "/mcp/servers/[name]"]);
 const adminReads: Record<string, string> = {
   "GET /api/v1/invitations": "pending invitation links are the admins' business, as in Settings → Members",
   "GET /api/v1/audit": "the audit trail (who signed in from where) is for admins, as in Settings → Audit log",
+  "GET /api/v1/instance":
+    "the instance policy and its owners are for instance owners, whatever their workspace role (Settings → Instance)",
+  "GET /api/v1/instance/policy": "the instance policy is for instance owners (Settings → Instance)",
+  "GET /api/v1/instance/owners": "who owns the instance is for instance owners (Settings → Instance)",
 };
 
 /** Mutations a viewer may make, each for a stated reason. */
 const viewerActions: Record<string, string> = {
   switchWorkspaceAction: "choosing among one's own workspaces changes nothing shared",
-  createWorkspaceAction: "anyone may start a workspace of their own (they become its admin)",
   signOutAction: "ending one's own session",
 };
 

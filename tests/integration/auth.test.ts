@@ -139,7 +139,7 @@ describe("headless bootstrap and the setup token", () => {
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({
       name: "bootstrap",
-      scopes: ["admin", "gateway"],
+      scopes: ["admin", "gateway", "owner"],
       prefix: value.slice(0, 9),
     });
     await handle.close();

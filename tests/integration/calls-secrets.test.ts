@@ -7,6 +7,7 @@ import { GET as getCallRoute } from "@/app/api/v1/calls/[id]/route";
 import { POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { approvals, calls, events } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
+import { getInstancePolicy, saveInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { putSecret } from "@/lib/secrets/secrets";
 import { updateServer } from "@/lib/servers/registry";
 import { updateTool } from "@/lib/tools/tools";
@@ -77,7 +78,11 @@ describe("secret canaries on the governed call path", () => {
     }
     world = await openCallsWorld("pglite");
     await putSecret(world.handle.db, { tenantId: world.tenantId, name: "canary", value: STORED_CANARY });
-    // local-tools now references an environment variable: its value is a workspace secret too.
+    // local-tools now references an environment variable (the instance policy lets servers read
+    // it): its value is a workspace secret too.
+    const policy = await getInstancePolicy(world.handle.db);
+    policy.fromEnv.allowed.push("SB_TEST_CANARY");
+    await saveInstancePolicy(world.handle.db, { policy, updatedBy: null });
     await updateServer(world.handle.db, {
       authority: SYSTEM_AUTHORITY,
       tenantId: world.tenantId,

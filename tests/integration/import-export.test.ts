@@ -9,9 +9,10 @@ import { GET as getServerRoute } from "@/app/api/v1/servers/[name]/route";
 import { GET as exportRoute } from "@/app/api/v1/servers/export/route";
 import { POST as importRoute } from "@/app/api/v1/servers/import/route";
 import { GET as listServersRoute } from "@/app/api/v1/servers/route";
-import { grants, mcpServers, principals, tools } from "@/db/schema";
+import { grants, instanceOwners, mcpServers, principals, tools } from "@/db/schema";
 import type { ProcessDatabase } from "@/lib/db/process-db";
 import { saveCatalog } from "@/lib/mcp/catalog-store";
+import { getInstancePolicy, saveInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { readSecretValue } from "@/lib/secrets/secrets";
 import type { ClientExport } from "@/lib/servers/import-export/export-client-config";
 import type { ImportReport } from "@/lib/servers/import-export/import-servers";
@@ -94,10 +95,23 @@ describe.each(drivers)("import and export on %s", (driver) => {
 
   beforeAll(async () => {
     handle = await openProcessTestDatabase(driver);
-    authorization = `Bearer ${await createTestApiKey(handle, ["admin"])}`;
+    // An instance owner's key: `npx -y <package>` is what client configurations run, for owners.
+    authorization = `Bearer ${await createTestApiKey(handle, ["admin", "owner"])}`;
   });
   afterAll(async () => {
     await handle?.close();
+  });
+
+  it("a ${VAR} the instance policy does not let servers read refuses its entry, and only it", async () => {
+    const { report } = await importReport({ config: fixture("claude-code"), dryRun: true });
+    expect(report.summary).toMatchObject({ create: 2, error: 1 });
+    expect(report.entries.find((e) => e.name === "airtable")?.error).toMatchObject({
+      code: "policy_denied",
+      message: expect.stringContaining("does not let servers read the environment variable AIRTABLE_API_KEY"),
+    });
+    const policy = await getInstancePolicy(handle.db);
+    policy.fromEnv.allowed.push("AIRTABLE_API_KEY");
+    await saveInstancePolicy(handle.db, { policy, updatedBy: null });
   });
 
   it("a dry run reports the plan and writes nothing", async () => {
@@ -291,7 +305,7 @@ describe.each(drivers)("import and export on %s", (driver) => {
   });
 
   // The access-control test finds actions in files named actions.ts; this one is checked here.
-  it("the Import dialog's action: admins only, same report", async () => {
+  it("the Import dialog's action: admins only, same report; `npx -y` only for an instance owner", async () => {
     requestHeaders = new Headers();
     expect(await importServersAction({ config: fixture("cursor"), dryRun: true })).toMatchObject({
       ok: false,
@@ -309,9 +323,20 @@ describe.each(drivers)("import and export on %s", (driver) => {
     const admin = await createTestOperator(handle, { email: `admin-${driver}@example.com`, role: "admin" });
     requestHeaders = new Headers({ cookie: admin.cookie });
     const result = await importServersAction({ config: fixture("cursor"), dryRun: true });
+    // A workspace admin is not the machine's owner: a package of their choosing does not run, nor
+    // does a reference to a variable the instance policy does not list.
     expect(result).toMatchObject({
       ok: true,
-      data: { format: "cursor", dryRun: true, summary: { create: 4 } },
+      data: { format: "cursor", dryRun: true, summary: { create: 2, error: 2 } },
     });
+    const entries = result.ok ? result.data.entries : [];
+    expect(entries.find((e) => e.name === "brave-search")?.error?.message).toMatch(
+      /matches the launch spec "npx -y \{package\} …", which only an instance owner may register/,
+    );
+    expect(entries.find((e) => e.name === "internal-api")?.error?.message).toMatch(/INTERNAL_TOKEN/);
+
+    await handle.db.insert(instanceOwners).values({ userId: admin.userId });
+    const asOwner = await importServersAction({ config: fixture("cursor"), dryRun: true });
+    expect(asOwner).toMatchObject({ ok: true, data: { summary: { create: 3, error: 1 } } });
   });
 });

@@ -1,6 +1,6 @@
 // Supervision: the pool notices a dead or silent server, brings it back without hammering it,
 // calls a crash loop a crash loop, and probes health the way MCP allows (ping is optional).
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import {
   textOf,
   tsxArgs,
 } from "@/tests/fixtures/mcp-servers/pool-harness";
+import { makeSharedTempDir } from "../fixtures/shared-temp-dir";
 
 const flaky = (name: string, overrides: Partial<ConnectionConfig> = {}) =>
   stdioConfig(name, "node", tsxArgs(fixture("pool-flaky.ts")), overrides);
@@ -29,7 +30,7 @@ afterEach(async () => {
 describe("crash loop", () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "pool-crash-loop-"));
+    dir = await makeSharedTempDir("pool-crash-loop-");
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });

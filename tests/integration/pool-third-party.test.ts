@@ -1,6 +1,6 @@
 // The pool against real servers over real transports: server-everything (stdio, SSE, streamable
 // HTTP), server-filesystem (stdio) and the shipped demo servers.
-import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { realpath, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import {
   textOf,
   tsxArgs,
 } from "@/tests/fixtures/mcp-servers/pool-harness";
+import { makeSharedTempDir } from "../fixtures/shared-temp-dir";
 
 describe("server-everything", () => {
   let rec: RecordingPool;
@@ -106,7 +107,7 @@ describe("server-filesystem over stdio", () => {
   let dir: string;
 
   beforeAll(async () => {
-    dir = await realpath(await mkdtemp(path.join(tmpdir(), "pool-fs-")));
+    dir = await realpath(await makeSharedTempDir("pool-fs-"));
     await writeFile(path.join(dir, "hello.txt"), "hello from the pool test\n");
     rec = createRecordingPool();
     await rec.pool.upsert(stdioConfig("filesystem", "node", [binOf("mcp-server-filesystem"), dir]));
