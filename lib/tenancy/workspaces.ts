@@ -1,6 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { memberships, type Role, type Tenant, tenants } from "@/db/schema";
+import type { Actor } from "@/lib/auth/actor";
 import { auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -29,6 +30,42 @@ export async function findMembership(
     .innerJoin(tenants, eq(tenants.id, memberships.tenantId))
     .where(and(eq(memberships.userId, params.userId), eq(memberships.tenantId, params.tenantId)));
   return row;
+}
+
+export type WorkspaceDto = { id: string; name: string; slug: string; role: Role };
+
+const toWorkspaceDto = ({ tenant, role }: Membership): WorkspaceDto => ({
+  id: tenant.id,
+  name: tenant.name,
+  slug: tenant.slug,
+  role,
+});
+
+/** A person's workspaces; an API key belongs to one workspace only. */
+export async function listWorkspacesOf(db: Database, actor: Actor): Promise<WorkspaceDto[]> {
+  if (actor.kind === "operator")
+    return (await listMemberships(db, { userId: actor.userId })).map(toWorkspaceDto);
+  return actor.role ? [toWorkspaceDto({ tenant: actor.tenant, role: actor.role })] : [];
+}
+
+/** POST /api/v1/workspaces: a person creates it (and becomes its first admin); a key has nobody to make admin. */
+export async function createWorkspaceAs(
+  db: Database,
+  params: { actor: Actor; input: unknown },
+): Promise<WorkspaceDto> {
+  const { actor } = params;
+  if (actor.kind !== "operator") {
+    throw new AppError(
+      "forbidden",
+      "A workspace is created by a signed-in person, who becomes its first admin; an API key cannot.",
+    );
+  }
+  const tenant = await createWorkspace(db, {
+    userId: actor.userId,
+    instanceOwner: actor.instanceOwner,
+    input: params.input,
+  });
+  return toWorkspaceDto({ tenant, role: "admin" });
 }
 
 export const createWorkspaceSchema = z.strictObject({
