@@ -8,6 +8,16 @@ export const adminStorageState = ".data/e2e-admin.json";
 export const e2eBootstrapKey = "sb_e2e-bootstrap-key-0123456789abcdef";
 
 /**
+ * tests/security reproduces attacks against a server of its own (instance policy changes, people
+ * joining, probes that read files): the browser tests' server stays as they expect it.
+ */
+const securityPort = Number(process.env.SECURITY_PORT ?? port + 1);
+export const securityDataDir = ".data/security";
+export const securityServerLog = ".data/security-server.log";
+/** The headless-bootstrap key of that server: an instance owner's key. */
+export const securityOwnerKey = "sb_security-owner-key-0123456789abcdef";
+
+/**
  * Browser tests against the Switchboard server (`node server.mjs`: run `next build` first; `npm test` does) on a fresh PGlite
  * folder, in Debian's Chromium. The server's output goes to a file so tests can search the log.
  */
@@ -46,18 +56,39 @@ export default defineConfig({
       dependencies: ["setup"],
       use: { storageState: adminStorageState },
     },
-  ],
-  webServer: {
-    command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node server.mjs > ${e2eServerLog} 2>&1`,
-    url: `http://127.0.0.1:${port}/api/v1/health`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    env: {
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      SWITCHBOARD_DATA_DIR: e2eDataDir,
-      SWITCHBOARD_BOOTSTRAP_API_KEY: e2eBootstrapKey,
-      NEXT_TELEMETRY_DISABLED: "1",
+    {
+      name: "security",
+      testDir: "tests/security",
+      testMatch: /.*\.spec\.ts/,
+      use: { baseURL: `http://127.0.0.1:${securityPort}` },
     },
-  },
+  ],
+  webServer: [
+    {
+      command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node server.mjs > ${e2eServerLog} 2>&1`,
+      url: `http://127.0.0.1:${port}/api/v1/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(port),
+        SWITCHBOARD_DATA_DIR: e2eDataDir,
+        SWITCHBOARD_BOOTSTRAP_API_KEY: e2eBootstrapKey,
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+    {
+      command: `mkdir -p .data && rm -rf ${securityDataDir} && exec node server.mjs > ${securityServerLog} 2>&1`,
+      url: `http://127.0.0.1:${securityPort}/api/v1/health`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: {
+        HOST: "127.0.0.1",
+        PORT: String(securityPort),
+        SWITCHBOARD_DATA_DIR: securityDataDir,
+        SWITCHBOARD_BOOTSTRAP_API_KEY: securityOwnerKey,
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    },
+  ],
 });

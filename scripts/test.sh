@@ -26,12 +26,13 @@ step() {
 }
 
 step "deps" bash scripts/ensure-test-deps.sh
+step "stdio-user" bash scripts/share-checkout-with-stdio-user.sh
 step "typecheck" npx tsc --noEmit
 step "lint" npx biome check .
 step "unit" npx vitest run --project unit
 step "integration" npx vitest run --project integration
 step "build" npx next build
-step "e2e" npx playwright test
+step "e2e" npx playwright test # the browser tests (tests/e2e) and the attack reproductions (tests/security)
 
 echo
 echo "==> all steps passed"

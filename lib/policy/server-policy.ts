@@ -139,6 +139,10 @@ function checkLaunch(
         : "a stdio server needs a command.",
     );
   }
+  // The instance's launch specs first: the outer boundary, the one a workspace cannot move.
+  const launch = { command, programPath, args: target.args ?? [] };
+  const permit = matchLaunchSpecs(instance.stdio.launchSpecs, launch, ownerLaunch);
+  if (permit.kind === "deny") return permit;
   const inWorkspaceList = workspace.stdio.allowedCommands.some((entry) => {
     if (entry === command) return true;
     const listed = resolveProgram(entry);
@@ -152,11 +156,7 @@ function checkLaunch(
       `the command "${command}" is not in this workspace's allowed commands (${workspace.stdio.allowedCommands.join(", ") || "none"}). A workspace admin can add it in Settings → Egress.`,
     );
   }
-  return matchLaunchSpecs(
-    instance.stdio.launchSpecs,
-    { command, programPath, args: target.args ?? [] },
-    ownerLaunch,
-  );
+  return permit;
 }
 
 function checkWorkingFolder(roots: readonly string[], cwd: string): PolicyRefusal | undefined {
