@@ -9,6 +9,7 @@ import path from "node:path";
  */
 export function secureDataDir(dataDir: string): void {
   restrictUmask();
+  keepModesPrivateUnder(dataDir);
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const tightened = tighten(dataDir);
   if (tightened > 0) {
@@ -17,6 +18,32 @@ export function secureDataDir(dataDir: string): void {
     );
   }
 }
+
+const privateFolders = new Set<string>();
+
+/**
+ * PGlite (Emscripten's NODEFS) gives every file it creates its mode with an explicit chmod — 0666
+ * for nearly all of them — which the umask does not touch. Inside a data folder, chmod keeps the
+ * group and other bits off; everywhere else it is Node's own.
+ */
+function keepModesPrivateUnder(dataDir: string): void {
+  const folder = path.resolve(dataDir);
+  if (privateFolders.size === 0) {
+    const chmodSync = fs.chmodSync;
+    const isPrivate = (target: fs.PathLike) => {
+      const resolved = path.resolve(String(target));
+      for (const root of privateFolders) {
+        if (resolved === root || resolved.startsWith(root + path.sep)) return true;
+      }
+      return false;
+    };
+    fs.chmodSync = (target: fs.PathLike, mode: fs.Mode) =>
+      chmodSync(target, isPrivate(target) ? toNumber(mode) & ~0o077 : mode);
+  }
+  privateFolders.add(folder);
+}
+
+const toNumber = (mode: fs.Mode) => (typeof mode === "number" ? mode : Number.parseInt(mode, 8));
 
 function restrictUmask(): void {
   try {

@@ -46,9 +46,7 @@ test("as root, a stdio child runs as nobody and reads neither the secret key, th
     .poll(
       async () => {
         const diagnostics = await owner.get("/api/v1/servers/probe/diagnostics");
-        stderr =
-          ((await diagnostics.json()) as { diagnostics: { stderrTail: string | null } }).diagnostics
-            .stderrTail ?? "";
+        stderr = ((await diagnostics.json()) as { stderrTail: string }).stderrTail;
         return stderr.includes("probe done");
       },
       { timeout: 30_000, message: "the probe's report in the diagnostics" },
