@@ -122,3 +122,33 @@ export function describeStdioReach(): StdioReach {
     ],
   };
 }
+
+/**
+ * The first folder on the way to `target` that stdio children (another user) cannot enter, when
+ * they run as another user: the demo servers live in the project folder, and a clone under /root
+ * (0700) is out of their reach. Undefined when nothing is in the way.
+ */
+export function folderBlockingChildren(target: string): string | undefined {
+  const identity = stdioChildIdentity();
+  if (!identity) return undefined;
+  let folder = path.resolve(target);
+  const blocking: string[] = [];
+  for (;;) {
+    try {
+      const stat = fs.statSync(folder);
+      const mayEnter =
+        stat.uid === identity.uid
+          ? stat.mode & 0o100
+          : stat.gid === identity.gid
+            ? stat.mode & 0o010
+            : stat.mode & 0o001;
+      if (!mayEnter) blocking.push(folder);
+    } catch {
+      // a folder that cannot be read here: leave the verdict to the spawn
+    }
+    const parent = path.dirname(folder);
+    if (parent === folder) break;
+    folder = parent;
+  }
+  return blocking.at(-1);
+}

@@ -6,6 +6,7 @@ import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { getDatabase, type ProcessDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
+import { folderBlockingChildren } from "@/lib/mcp/stdio-identity";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { startServerRuntime } from "./server-runtime";
 
@@ -33,6 +34,7 @@ export async function startRuntime(): Promise<void> {
     else startStoppedRunnerSweeps(db);
     if (await needsSetup(db)) await announceSetup(db);
     await disableRefusedServersAtStart(db);
+    warnIfStdioUserIsShutOut();
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
   } catch (error) {
@@ -74,6 +76,20 @@ async function disableRefusedServersAtStart(db: ProcessDatabase["db"]): Promise<
     }
   } catch (error) {
     console.error(`[switchboard] the policy check of registered servers failed: ${(error as Error).message}`);
+  }
+}
+
+/** As root, stdio servers run as another user: say so at once if the project folder is out of its reach. */
+function warnIfStdioUserIsShutOut(): void {
+  try {
+    const blocking = folderBlockingChildren(process.cwd());
+    if (blocking) {
+      console.warn(
+        `[switchboard] stdio servers run as ${readEnv().stdioUser}, who cannot enter ${blocking}: servers in ${process.cwd()} (the demo servers among them) cannot start. Give that folder the search bit (chmod o+x), move Switchboard, or set SWITCHBOARD_STDIO_USER.`,
+      );
+    }
+  } catch (error) {
+    console.error(`[switchboard] stdio servers cannot start: ${(error as Error).message}`);
   }
 }
 
