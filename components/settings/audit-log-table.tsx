@@ -18,6 +18,9 @@ const actionLabels: Record<string, string> = {
   "api_key.revoked": "Revoked an API key",
   "gateway.loopback_mapping_changed": "Changed the gateway's keyless mapping",
   "workspace.created": "Created the workspace",
+  "instance.owner_added": "Named an instance owner",
+  "instance.owner_removed": "Removed an instance owner",
+  "instance.policy_changed": "Changed the instance policy",
 };
 
 /** The filter groups: an action's part before the dot. */
@@ -27,6 +30,7 @@ export const auditGroups = [
   { action: "member", label: "Members" },
   { action: "api_key", label: "API keys" },
   { action: "gateway", label: "Gateway" },
+  { action: "instance", label: "Instance" },
 ] as const;
 
 const actorKinds: Record<string, string> = {
