@@ -7,8 +7,9 @@ type RequestOptions = { body?: unknown; query?: Query; timeoutMs?: number; heade
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * The CLI's only way to Switchboard: its REST API (API.md). Turns every failure into a CliError
- * with the server's own message and the exit code scripts rely on.
+ * The CLI's only way to Switchboard: its REST API (README, "The REST API"). Turns every failure
+ * into a CliError with the server's own message (and per-field messages) and the exit code scripts
+ * rely on.
  */
 export class ApiClient {
   constructor(readonly connection: Connection) {}
@@ -22,8 +23,8 @@ export class ApiClient {
   patch<T>(path: string, body: unknown) {
     return this.request<T>("PATCH", path, { body });
   }
-  put<T>(path: string, body: unknown) {
-    return this.request<T>("PUT", path, { body });
+  put<T>(path: string, body: unknown, query?: Query) {
+    return this.request<T>("PUT", path, { body, query });
   }
   delete<T>(path: string) {
     return this.request<T>("DELETE", path, {});
@@ -102,7 +103,7 @@ export class ApiClient {
 
   async failure(response: Response): Promise<CliError> {
     const body = (await response.json().catch(() => null)) as {
-      error?: { code?: string; message?: string };
+      error?: { code?: string; message?: string; fieldErrors?: Record<string, string[]> };
     } | null;
     const error = body?.error;
     if (!error?.message) {
@@ -112,7 +113,12 @@ export class ApiClient {
         response.status,
       );
     }
-    return new CliError(error.message, exitCodeFor(response.status, error.code), response.status);
+    return new CliError(
+      error.message,
+      exitCodeFor(response.status, error.code),
+      response.status,
+      error.fieldErrors,
+    );
   }
 }
 

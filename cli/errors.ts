@@ -17,7 +17,8 @@ export const exitCodeHelp = `Exit codes:
   3  authentication: no API key, or the key was refused or lacks the permission
   4  unreachable: nothing answered at the Switchboard URL (the URL is printed)
   5  tool error: the call ran and the tool failed or returned an error
-  6  denied: refused by policy (grants, egress) or an approver, or an approval expired`;
+  6  denied: refused by policy (grants, the instance or egress policy) or an approver, or an
+     approval expired`;
 
 /** An error meant for the person at the terminal: one line, and the exit code it maps to. */
 export class CliError extends Error {
@@ -26,6 +27,8 @@ export class CliError extends Error {
     readonly exitCode: ExitCodeValue = ExitCode.error,
     /** the HTTP status, when the server answered */
     readonly status?: number,
+    /** the server's per-field messages, when it gave any (`fieldErrors` of its error body) */
+    readonly fieldErrors?: Record<string, string[]>,
   ) {
     super(message);
     this.name = "CliError";

@@ -6,6 +6,7 @@ import { registerCalls } from "./commands/calls";
 import { registerEvents } from "./commands/events";
 import { registerGateway } from "./commands/gateway";
 import { registerImportExport } from "./commands/import-export";
+import { registerInstance } from "./commands/instance";
 import { registerKeys } from "./commands/keys";
 import { registerLogin } from "./commands/login";
 import { registerMembers } from "./commands/members";
@@ -56,6 +57,7 @@ Examples:
   registerPolicy(program);
   registerKeys(program);
   registerMembers(program);
+  registerInstance(program);
   registerAudit(program);
   registerSecrets(program);
   registerImportExport(program);

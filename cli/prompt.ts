@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import readline from "node:readline/promises";
 import { CliError, usageError } from "./errors";
 
@@ -66,9 +67,22 @@ async function readFirstLine(): Promise<string> {
   }
 }
 
-/** All of stdin, for `switchboard import -`. */
+/** All of stdin. */
 export async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString("utf8");
+}
+
+/** A file the person named, or stdin for "-" (`switchboard import -`, `instance policy set -`). */
+export async function readInput(file: string): Promise<string> {
+  if (file === "-") return readStdin();
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
+    throw new CliError(`Cannot read ${file}: ${why}.`);
+  }
 }

@@ -1,6 +1,6 @@
 /**
- * Wire shapes of the governed-call routes (tools, calls, approvals, principals, events), read as
- * API.md describes them. Kept loose on purpose (optional fields, fallbacks where they are read):
+ * Wire shapes of the governed-call routes (tools, calls, approvals, principals, events) and the
+ * instance routes, as the REST API answers them. Kept loose on purpose (optional fields, fallbacks where they are read):
  * the CLI must keep working when the server adds fields.
  */
 
@@ -130,6 +130,51 @@ export type MemberWire = {
   joinedAt?: string;
   lastSignedInAt?: string | null;
 };
+
+/** A launch spec of the instance policy: a program, an argument pattern, who may register it. */
+export type LaunchSpecWire = {
+  program: string;
+  args: string[];
+  /** further arguments may follow the pattern */
+  rest: boolean;
+  audience: "owners" | "everyone";
+  why?: string;
+};
+
+export type InstancePolicyWire = {
+  workspaceCreation: "owners" | "members";
+  stdio: { launchSpecs: LaunchSpecWire[]; allowedEnv: string[]; cwdRoots: string[] };
+  fromEnv: { allowed: string[] };
+  http: { allowedSchemes: string[]; allowLoopback: boolean; allowPrivate: boolean; denyHosts: string[] };
+};
+
+export type InstanceOwnerWire = { userId: string; name: string; email: string; since?: string };
+
+/** GET /api/v1/instance */
+export type InstanceOverviewWire = {
+  policy: InstancePolicyWire;
+  owners: InstanceOwnerWire[];
+  stdio: { runsAs: string; isolated: boolean; notes: string[] };
+  searchPath?: string;
+};
+
+/** What a workspace's servers may do: the instance policy narrowed by the workspace's egress policy. */
+export type EffectivePolicyWire = {
+  http: {
+    allowedSchemes: string[];
+    allowLoopback: boolean;
+    allowPrivate: boolean;
+    allowHosts: string[];
+    denyHosts: string[];
+  };
+  launchSpecs: LaunchSpecWire[];
+  fromEnv: string[];
+  allowedEnv: string[];
+  cwdRoots: string[];
+};
+
+/** A policy PUT that servers depend on: the saved policy and the servers it disabled. */
+export type PolicyChangeWire<P> = { policy: P; disabledServers?: string[] };
 
 export const terminalCallStatuses: readonly CallStatus[] = [
   "denied",

@@ -24,7 +24,15 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .pipe(z.string().min(20, "SWITCHBOARD_BOOTSTRAP_API_KEY must be at least 20 characters").optional()),
+    .pipe(
+      z
+        .string()
+        .regex(
+          /^sb_[A-Za-z0-9_-]{17,}$/,
+          "SWITCHBOARD_BOOTSTRAP_API_KEY must look like a Switchboard key: sb_ then at least 17 letters, digits, - or _ (e.g. sb_$(openssl rand -hex 24))",
+        )
+        .optional(),
+    ),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),

@@ -5,7 +5,7 @@ import type { ImportEntryReport, ImportReport } from "../../lib/servers/import-e
 import { contextOf, withJsonOption } from "../context";
 import { CliError, usageError } from "../errors";
 import { type Colors, note, print, printJson, renderTable } from "../output";
-import { readStdin } from "../prompt";
+import { readInput } from "../prompt";
 import { withSpinner } from "../spinner";
 
 const clientFormats = ["claude-desktop", "claude-code", "cursor", "vscode"];
@@ -93,18 +93,6 @@ Examples:
 }
 
 type ExportOptions = { format: string; principal?: string; permissions?: boolean; output?: string };
-
-async function readInput(file: string): Promise<string> {
-  if (file === "-") return readStdin();
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a folder" : (error as Error).message;
-    throw new CliError(`Cannot read ${file}: ${why}.`);
-  }
-}
 
 const actionWords = {
   dry: { create: "would create", update: "would update", unchanged: "unchanged", error: "error" },

@@ -1,7 +1,9 @@
 import { type Command, InvalidArgumentError } from "commander";
 import type { ApiClient } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
-import { print, printJson, renderFields } from "../output";
+import { type Colors, note, print, printJson, renderFields } from "../output";
+import type { EffectivePolicyWire } from "../wire-types";
+import { audienceOf, disableAffectedHelp, disabledLines, formatLaunchSpec, putPolicy } from "./policy-change";
 
 /**
  * Settings → Approvals and Settings → Egress from the terminal. Without options a command shows
@@ -14,6 +16,8 @@ type ApprovalPolicyWire = {
   forbidSelfApproval: boolean;
   expirySeconds: number;
 };
+const EGRESS_PATH = "/api/v1/policy/egress";
+
 type EgressPolicyWire = {
   stdio: { allowedCommands: string[] };
   http: {
@@ -24,6 +28,9 @@ type EgressPolicyWire = {
     allowPrivate: boolean;
   };
 };
+
+/** GET /api/v1/policy/egress: the workspace's policy and, from servers that have it, the effective one. */
+type EgressWire = { policy: EgressPolicyWire; effective?: EffectivePolicyWire };
 
 /** "a,b, c" → ["a", "b", "c"]; "none" → [] (an empty list needs a word a shell keeps). */
 function list(value: string): string[] {
@@ -116,7 +123,14 @@ export function registerPolicy(program: Command): void {
       .option("--allow-hosts <list>", "host patterns an HTTP server may be at (replaces the list)", list)
       .option("--deny-hosts <list>", "host patterns refused even when allowed, or none", list)
       .option("--loopback <on|off>", "allow loopback addresses", onOff)
-      .option("--private <on|off>", "allow private networks", onOff),
+      .option("--private <on|off>", "allow private networks", onOff)
+      .option("--disable-affected", disableAffectedHelp)
+      .addHelpText(
+        "after",
+        `
+The workspace's policy narrows the instance policy (switchboard instance), never widens it: the
+text output ends with what this workspace's servers may really do, the two together.`,
+      ),
   ).action(
     async (
       options: {
@@ -126,10 +140,11 @@ export function registerPolicy(program: Command): void {
         denyHosts?: string[];
         loopback?: boolean;
         private?: boolean;
+        disableAffected?: boolean;
       },
       command: Command,
     ) => {
-      const { client, json } = contextOf(command);
+      const { client, json, colors } = contextOf(command);
       const http = {
         ...(options.schemes ? { allowedSchemes: options.schemes } : {}),
         ...(options.allowHosts ? { allowHosts: options.allowHosts } : {}),
@@ -137,15 +152,27 @@ export function registerPolicy(program: Command): void {
         ...(options.loopback !== undefined ? { allowLoopback: options.loopback } : {}),
         ...(options.private !== undefined ? { allowPrivate: options.private } : {}),
       };
-      const egress = await updatePolicy<EgressPolicyWire>(client, "/api/v1/policy/egress", (current) =>
-        options.commands || Object.keys(http).length > 0
-          ? {
-              stdio: { allowedCommands: options.commands ?? current.stdio.allowedCommands },
-              http: { ...current.http, ...http },
-            }
-          : undefined,
-      );
-      if (json) return printJson(egress);
+      let current = await client.get<EgressWire>(EGRESS_PATH);
+      let disabled: string[] = [];
+      if (options.commands || Object.keys(http).length > 0) {
+        const next: EgressPolicyWire = {
+          stdio: { allowedCommands: options.commands ?? current.policy.stdio.allowedCommands },
+          http: { ...current.policy.http, ...http },
+        };
+        const saved = await putPolicy(client, EGRESS_PATH, next, {
+          disableAffected: options.disableAffected,
+          what: "egress policy",
+        });
+        disabled = saved.disabledServers;
+        // What is effective follows the policy just saved.
+        current = await client.get<EgressWire>(EGRESS_PATH);
+      }
+      const egress = current.policy;
+      if (json) {
+        printJson(egress);
+        for (const line of disabledLines(disabled)) note(line);
+        return;
+      }
       print(
         renderFields([
           ["Commands", egress.stdio.allowedCommands.join(", ")],
@@ -156,6 +183,35 @@ export function registerPolicy(program: Command): void {
           ["Private networks", egress.http.allowPrivate ? "allowed" : "refused"],
         ]),
       );
+      if (current.effective) printEffective(current.effective, colors);
+      for (const line of disabledLines(disabled)) print(line);
     },
+  );
+}
+
+/** The workspace's policy within the instance policy: what its servers may really do. */
+function printEffective(effective: EffectivePolicyWire, colors: Colors): void {
+  const list = (items: string[]) => (items.length > 0 ? items.join(", ") : "none");
+  print(`\n${colors.bold("Effective")} (this policy within the instance policy)`);
+  print(
+    renderFields(
+      [
+        [
+          "Launches",
+          effective.launchSpecs.length > 0
+            ? effective.launchSpecs.map((s) => `${formatLaunchSpec(s)}  (${audienceOf(s)})`)
+            : ["none: no stdio server may start"],
+        ],
+        ["fromEnv may read", list(effective.fromEnv)],
+        ["Launch variables", list(effective.allowedEnv)],
+        ["Working folders", effective.cwdRoots],
+        ["Schemes", list(effective.http.allowedSchemes)],
+        ["Allowed hosts", list(effective.http.allowHosts)],
+        ["Denied hosts", list(effective.http.denyHosts)],
+        ["Loopback", effective.http.allowLoopback ? "allowed" : "refused"],
+        ["Private networks", effective.http.allowPrivate ? "allowed" : "refused"],
+      ],
+      colors,
+    ),
   );
 }

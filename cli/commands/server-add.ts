@@ -40,7 +40,7 @@ export function registerServerAdd(servers: Command): void {
       .option("--disabled", "register it without connecting")
       .option(
         "--config <json>",
-        "the whole registration body as JSON (see API.md); other options are merged over it",
+        "the whole registration body (of POST /api/v1/servers) as JSON; other options are merged over it",
       ),
   ).action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
     const { client, json } = contextOf(command);

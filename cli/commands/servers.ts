@@ -107,6 +107,11 @@ function describeServer(server: ServerDto, colors: Colors): Array<[string, strin
     server.transport === "stdio"
       ? [
           ["Command", [server.command ?? "", ...server.args].join(" ")],
+          ["Program", server.programPath ?? ""],
+          [
+            "Launch",
+            server.launchApprovedByOwner ? "saved by an instance owner" : "saved by a workspace admin",
+          ],
           ["Working dir", server.cwd ?? ""],
           ["Env", pairs(server.env)],
         ]

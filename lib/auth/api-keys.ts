@@ -50,10 +50,16 @@ export async function createApiKey(
   },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const input = parseOrThrow(createApiKeySchema, params.input, "The API key");
-  if (input.scopes.includes("owner") && !params.instanceOwner) {
-    throw new AppError("forbidden", "Only an instance owner can create a key with the owner scope.", {
-      fieldErrors: { scopes: ["The owner scope needs an instance owner."] },
-    });
+  // An owner key acts as an owner while the person who made it is one; so a person makes it (the
+  // bootstrap key, made by whoever configured the machine, is the one exception: `by` is null).
+  if (input.scopes.includes("owner") && !(params.instanceOwner && params.by?.kind !== "api_key")) {
+    throw new AppError(
+      "forbidden",
+      params.instanceOwner
+        ? "A key with the owner scope is created by a signed-in instance owner (it stops working when they stop being one), not by another key."
+        : "Only an instance owner can create a key with the owner scope.",
+      { fieldErrors: { scopes: ["The owner scope needs an instance owner, signed in."] } },
+    );
   }
   const key = params.value ?? generateKey();
   const [row] = await db

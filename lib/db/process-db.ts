@@ -3,6 +3,7 @@ import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 import { type DatabaseHandle, openDatabase } from "./client";
+import { secureDataDir } from "./data-dir-permissions";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
 
@@ -15,6 +16,8 @@ const state = globalThis as typeof globalThis & { __switchboardDb?: Promise<Proc
 export function getDatabase(): Promise<ProcessDatabase> {
   if (!state.__switchboardDb) {
     const env = readEnv();
+    // With PostgreSQL the data folder still holds the generated secret key: private all the same.
+    if (env.databaseUrl) secureDataDir(env.dataDir);
     state.__switchboardDb = openDatabase(
       env.databaseUrl
         ? { driver: "postgres", url: env.databaseUrl }

@@ -257,8 +257,13 @@ async function checkEndpoint(
   };
   const target = { transport: "streamable-http" as const, url };
   const byInstance = await checkEgress(floor, target, resolveOnce, "instance");
-  if (byInstance.kind === "deny") return refuse("instance", byInstance.rule, "url", byInstance.reason);
+  // A name that does not resolve is only a verdict once the rules about names have had their say:
+  // a host the workspace denies stays refused (and disabled) whether or not it resolves today.
+  if (byInstance.kind === "deny" && byInstance.rule !== "http.dns") {
+    return refuse("instance", byInstance.rule, "url", byInstance.reason);
+  }
   const byWorkspace = await checkEgress(policies.workspace, target, resolveOnce, "workspace");
   if (byWorkspace.kind === "deny") return refuse("workspace", byWorkspace.rule, "url", byWorkspace.reason);
+  if (byInstance.kind === "deny") return refuse("instance", byInstance.rule, "url", byInstance.reason);
   return { kind: "allow" };
 }

@@ -241,6 +241,22 @@ describe("HTTP egress: the instance floor, narrowed by the workspace", () => {
     expect(decision).toMatchObject({ kind: "deny", policy: "instance", rule: "http.denyHosts" });
   });
 
+  it("a host the workspace denies is refused by name, before any lookup says whether it resolves", async () => {
+    const denying = egressPolicySchema.parse({ http: { denyHosts: ["evil.example.com"] } });
+    const unresolvable: ResolveHost = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND"), { code: "ENOTFOUND" });
+    };
+    const decision = await checkServerPolicy(
+      { instance, workspace: denying },
+      url("https://evil.example.com/mcp"),
+      {
+        ownerLaunch: true,
+        resolve: unresolvable,
+      },
+    );
+    expect(decision).toMatchObject({ kind: "deny", policy: "workspace", rule: "http.denyHosts" });
+  });
+
   it("the effective policy says the same as data", () => {
     const floor = instancePolicySchema.parse({ http: { allowLoopback: false, denyHosts: ["a.example"] } });
     const ws = egressPolicySchema.parse({ http: { allowLoopback: true, denyHosts: ["b.example"] } });
