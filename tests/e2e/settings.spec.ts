@@ -76,11 +76,13 @@ test("the egress policy refuses a bad host pattern beside its field, and a saved
   api,
 }) => {
   const original = ((await (await api.get("/api/v1/policy/egress")).json()) as { policy: unknown }).policy;
+  // What client configurations run: the instance policy lets its owner (the bootstrap key) register it.
   const server = {
     name: `egress-e2e-${Math.random().toString(36).slice(2, 8)}`,
     transport: "stdio",
-    command: "my-mcp-launcher",
-    args: [],
+    command: "npx",
+    args: ["-y", "@modelcontextprotocol/server-everything"],
+    enabled: false,
   };
   try {
     await page.goto("/settings/egress");
@@ -97,21 +99,31 @@ test("the egress policy refuses a bad host pattern beside its field, and a saved
     await page.reload();
     await expect(hosts).toHaveValue(savedHosts);
 
-    // A launcher outside the list is refused at registration, naming the rule…
+    // A program the workspace leaves out of its list is refused at registration, naming the rule,
+    // though the instance policy allows it…
+    const commands = page.getByRole("textbox", { name: "Allowed stdio commands" });
+    const listed = await commands.inputValue();
+    await commands.fill(
+      listed
+        .split("\n")
+        .filter((c) => c.trim() !== "npx")
+        .join("\n"),
+    );
+    await page.getByRole("button", { name: "Save policy" }).click();
+    await expect(page.getByText("Saved. New connections use this policy.")).toBeVisible();
     const refused = await api.post("/api/v1/servers", { data: server });
-    expect(refused.status()).toBeGreaterThanOrEqual(400);
-    expect(refused.status()).toBeLessThan(500);
+    expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-      /my-mcp-launcher/,
+      /^Refused by the workspace's egress policy \(stdio\.allowedCommands\): the command "npx"/,
     );
 
-    // …and accepted once an admin adds it here.
-    const commands = page.getByRole("textbox", { name: "Allowed stdio commands" });
-    await commands.fill(`${await commands.inputValue()}\nmy-mcp-launcher`);
+    // …and accepted once an admin adds it back here.
+    await page.reload();
+    await commands.fill(`${await commands.inputValue()}\nnpx`);
     await page.getByRole("button", { name: "Save policy" }).click();
     await expect(page.getByText("Saved. New connections use this policy.")).toBeVisible();
     await page.reload();
-    await expect(commands).toHaveValue(/my-mcp-launcher/);
+    await expect(commands).toHaveValue(/npx/);
     const accepted = await api.post("/api/v1/servers", { data: server });
     expect(accepted.status(), await accepted.text()).toBe(201);
   } finally {
