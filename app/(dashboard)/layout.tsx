@@ -4,6 +4,7 @@ import { AccountMenu } from "@/components/shell/account-menu";
 import { NavLinks } from "@/components/shell/nav-links";
 import { WorkspaceSwitcher } from "@/components/shell/workspace-switcher";
 import { getPageContext } from "@/lib/auth/page-context";
+import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { listMemberships } from "@/lib/tenancy/workspaces";
 
 export const dynamic = "force-dynamic";
@@ -12,6 +13,9 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const { db, actor } = await getPageContext();
   const memberships = await listMemberships(db, { userId: actor.userId });
   const workspaces = memberships.map((m) => ({ id: m.tenant.id, name: m.tenant.name, role: m.role }));
+  // Offered only when it can succeed: createWorkspace follows the same rule.
+  const canCreateWorkspace =
+    actor.instanceOwner || (await getInstancePolicy(db)).workspaceCreation === "members";
   return (
     <div className="flex min-h-screen">
       <aside className="sticky top-0 flex h-screen w-60 shrink-0 flex-col gap-5 bg-slate-900 py-5">
@@ -24,7 +28,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           </span>
           <span className="text-base font-semibold tracking-tight">Switchboard</span>
         </Link>
-        <WorkspaceSwitcher current={actor.tenant.id} workspaces={workspaces} />
+        <WorkspaceSwitcher
+          current={actor.tenant.id}
+          workspaces={workspaces}
+          canCreateWorkspace={canCreateWorkspace}
+        />
         <div className="px-3">
           <NavLinks />
         </div>

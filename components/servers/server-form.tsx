@@ -96,6 +96,29 @@ function toConfig(s: FormState): Record<string, unknown> {
   return { ...common, url: s.url, headers: toConfigRecord(s.headers), auth };
 }
 
+/** The error keys a field of the form shows for this transport (env and headers by their rows' names). */
+const FIELDS_SHOWN = {
+  common: [
+    "name",
+    "displayName",
+    "description",
+    "connectTimeoutMs",
+    "callTimeoutMs",
+    "healthIntervalSeconds",
+  ],
+  stdio: ["command", "cwd", "args"],
+  http: ["url", "auth", "auth.type", "auth.headerName", "auth.credential"],
+};
+function isShownBeside(field: string, s: FormState): boolean {
+  if (FIELDS_SHOWN.common.includes(field)) return true;
+  if (s.transport === "stdio") {
+    return FIELDS_SHOWN.stdio.includes(field) || /^(args|env)\./.test(field) || field === "env";
+  }
+  if (field === "auth.credential") return s.authType !== "none";
+  if (field === "auth.headerName") return s.authType === "api_key" || s.authType === "custom_header";
+  return FIELDS_SHOWN.http.includes(field) || field === "headers" || field.startsWith("headers.");
+}
+
 const transportOptions: { value: Transport; label: string; hint: string }[] = [
   { value: "stdio", label: "stdio", hint: "A local command Switchboard starts" },
   { value: "streamable-http", label: "Streamable HTTP", hint: "A remote /mcp endpoint" },
@@ -112,6 +135,13 @@ export function ServerForm({ server }: { server?: ServerDto }) {
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) =>
     setState((s) => ({ ...s, [key]: value }));
   const err = (field: string) => errors[field];
+  // One argument's error ("args.2") belongs beside the arguments, saying which one.
+  const argErrors = Object.entries(errors)
+    .filter(([field]) => field === "args" || field.startsWith("args."))
+    .flatMap(([field, messages]) => {
+      const line = /^args\.(\d+)$/.exec(field)?.[1];
+      return line === undefined ? messages : messages.map((m) => `Argument ${Number(line) + 1}: ${m}`);
+    });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -123,13 +153,25 @@ export function ServerForm({ server }: { server?: ServerDto }) {
       if (!result.ok) {
         const fieldErrors = result.error.fieldErrors ?? {};
         setErrors(fieldErrors);
-        // Field errors are shown beside their fields; the banner only says where to look.
-        const count = Object.keys(fieldErrors).length;
-        setFormError(
-          count > 0
-            ? `Check the ${count === 1 ? "highlighted field" : `${count} highlighted fields`} below.`
-            : result.error.message,
-        );
+        // Field errors are shown beside their fields; the banner says where to look (and which
+        // policy refused), and says itself only what no field of the form shows.
+        const shown = Object.keys(fieldErrors).filter((field) => isShownBeside(field, state));
+        const unshown = Object.entries(fieldErrors)
+          .filter(([field]) => !shown.includes(field))
+          .flatMap(([, messages]) => messages);
+        const refusedBy = /^Refused by (the instance policy|the workspace's egress policy)/.exec(
+          result.error.message,
+        )?.[1];
+        const banner: string[] = [];
+        if (shown.length > 0) {
+          if (refusedBy) banner.push(`Refused by ${refusedBy}.`);
+          banner.push(
+            `Check the ${shown.length === 1 ? "highlighted field" : `${shown.length} highlighted fields`} below.`,
+          );
+        }
+        if (unshown.length > 0) banner.push(...unshown);
+        else if (shown.length === 0) banner.push(result.error.message);
+        setFormError(banner.join(" "));
         return;
       }
       await queryClient.invalidateQueries({ queryKey: serverKeys.all });
@@ -232,17 +274,18 @@ export function ServerForm({ server }: { server?: ServerDto }) {
               <TextInput
                 id="cwd"
                 value={state.cwd}
+                invalid={!!err("cwd")}
                 onChange={(e) => set("cwd", e.target.value)}
                 placeholder="/srv/mcp"
               />
             </Field>
             <div className="sm:col-span-2">
-              <Field id="args" label="Arguments" errors={err("args")} hint="One argument per line.">
+              <Field id="args" label="Arguments" errors={argErrors} hint="One argument per line.">
                 <TextArea
                   id="args"
                   rows={3}
                   value={state.args}
-                  invalid={!!err("args")}
+                  invalid={argErrors.length > 0}
                   onChange={(e) => set("args", e.target.value)}
                   placeholder={"-y\n@modelcontextprotocol/server-everything"}
                 />

@@ -2,10 +2,10 @@
 
 import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
-import { Alert } from "@/components/ui/alert";
 import { Field, TextArea } from "@/components/ui/field";
 import type { EgressPolicy } from "@/lib/policy/egress-schema";
-import { PolicyFormFooter, usePolicySave } from "./policy-form";
+import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./instance/guarded-policy-save";
+import { PolicyFormFooter } from "./policy-form";
 
 const lines = (text: string) =>
   text
@@ -19,10 +19,11 @@ type FieldPath = (typeof FIELD_PATHS)[number];
 
 /** The workspace's egress policy; read-only for non-admins. */
 export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canManage: boolean }) {
-  const { errors, message, isPending, save } = usePolicySave({
-    saved: "Saved. New connections use this policy.",
-    marked: "Nothing was saved: correct the entries marked below.",
-  });
+  const { errors, message, affected, isPending, save, saveDisablingAffected, dismissAffected } =
+    useGuardedPolicySave({
+      saved: "Saved. New connections use this policy.",
+      marked: "Nothing was saved: correct the entries marked below.",
+    });
   // What was last sent, by field: an error names an entry by index; a person knows it by its text.
   const submitted = useRef<Partial<Record<FieldPath, string[]>>>({});
 
@@ -45,20 +46,13 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
       "http.denyHosts": input.http.denyHosts,
     };
     save(
-      () => updateEgressPolicyAction(input),
+      (disableAffected) => updateEgressPolicyAction(input, disableAffected),
       (field) => FIELD_PATHS.some((path) => field.startsWith(path)),
     );
   };
 
   /** The errors of one field; an entry's error quotes the entry ("http.allowHosts.2" → "x y": …). */
-  const err = (path: FieldPath) =>
-    Object.entries(errors)
-      .filter(([key]) => key.startsWith(path))
-      .flatMap(([key, messages]) => {
-        const index = /\.(\d+)$/.exec(key)?.[1];
-        const entry = index === undefined ? undefined : submitted.current[path]?.[Number(index)];
-        return entry === undefined ? messages : messages.map((m) => `"${entry}": ${m}`);
-      });
+  const err = (path: FieldPath) => errorsAt(errors, path, submitted.current[path]);
 
   return (
     <form
@@ -70,7 +64,7 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
         Checked when a server is registered and again at every connect, on the addresses a host name resolves
         to. Link-local and cloud-metadata addresses are always refused.
       </p>
-      {message ? <Alert tone={message.tone}>{message.text}</Alert> : null}
+      <SaveMessage message={message} />
       <fieldset disabled={!canManage || isPending} className="grid gap-6 sm:grid-cols-2">
         <Field
           id="allowedCommands"
@@ -141,6 +135,14 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
           />
         </Field>
       </fieldset>
+      {affected ? (
+        <AffectedServers
+          servers={affected}
+          isPending={isPending}
+          onDisable={saveDisablingAffected}
+          onDismiss={dismissAffected}
+        />
+      ) : null}
       <PolicyFormFooter canManage={canManage} isPending={isPending} label="Save policy" />
     </form>
   );

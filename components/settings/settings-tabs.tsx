@@ -13,11 +13,13 @@ const tabs = [
   { href: "/settings/audit", label: "Audit log" },
 ];
 
-export function SettingsTabs() {
+/** The Settings tabs; Instance only for instance owners (for anyone else the page only says who may). */
+export function SettingsTabs({ showInstance }: { showInstance: boolean }) {
   const pathname = usePathname();
+  const shown = showInstance ? [...tabs, { href: "/settings/instance", label: "Instance" }] : tabs;
   return (
     <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-slate-200">
-      {tabs.map((tab) => {
+      {shown.map((tab) => {
         const isActive = pathname.startsWith(tab.href);
         return (
           <Link

@@ -12,8 +12,20 @@ type Workspace = { id: string; name: string; role: string };
 
 const NEW = "__new";
 
-/** Lists the operator's workspaces; switching sets a cookie and reloads every query. */
-export function WorkspaceSwitcher({ current, workspaces }: { current: string; workspaces: Workspace[] }) {
+/**
+ * Lists the operator's workspaces; switching sets a cookie and reloads every query. "New workspace"
+ * opens a form, or, when the instance policy keeps creation to instance owners and this person is
+ * not one, says so instead of offering a form that would fail.
+ */
+export function WorkspaceSwitcher({
+  current,
+  workspaces,
+  canCreateWorkspace,
+}: {
+  current: string;
+  workspaces: Workspace[];
+  canCreateWorkspace: boolean;
+}) {
   const [isPending, startTransition] = useTransition();
   const [error, setError] = useState<string | null>(null);
   const [nameError, setNameError] = useState<string[] | undefined>();
@@ -88,16 +100,25 @@ export function WorkspaceSwitcher({ current, workspaces }: { current: string; wo
             New workspace
           </h2>
           <p className="text-sm text-slate-600">
-            A separate set of servers, secrets, keys and members. You will be its admin.
+            A separate set of servers, secrets, keys and members.
+            {canCreateWorkspace ? " You will be its admin." : null}
           </p>
-          <Field id="workspace-name" label="Name" errors={nameError}>
-            <TextInput id="workspace-name" name="name" invalid={!!nameError} placeholder="Platform team" />
-          </Field>
+          {canCreateWorkspace ? null : (
+            <p role="note" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900">
+              Only instance owners can create workspaces. Ask one of them to create it, or to let any
+              signed-in member do so in Settings → Instance.
+            </p>
+          )}
+          <fieldset disabled={!canCreateWorkspace} className="disabled:opacity-60">
+            <Field id="workspace-name" label="Name" errors={nameError}>
+              <TextInput id="workspace-name" name="name" invalid={!!nameError} placeholder="Platform team" />
+            </Field>
+          </fieldset>
           <div className="flex justify-end gap-2">
             <Button variant="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
+              {canCreateWorkspace ? "Cancel" : "Close"}
             </Button>
-            <Button type="submit" disabled={isPending}>
+            <Button type="submit" disabled={isPending || !canCreateWorkspace}>
               {isPending ? "Creating…" : "Create workspace"}
             </Button>
           </div>

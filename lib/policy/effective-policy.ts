@@ -1,6 +1,7 @@
 import type { EgressPolicy } from "./egress-schema";
 import type { InstancePolicy } from "./instance-policy-schema";
-import { type LaunchSpec, resolveProgram, sameProgram } from "./launch-specs";
+import type { LaunchSpec } from "./launch-spec-pattern";
+import { resolveProgram, sameProgram } from "./launch-specs";
 
 /**
  * What a workspace's servers may do, all things considered: the instance policy narrowed by the

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { commandSchema, hostPatternSchema } from "./egress-schema";
-import { isExactSpec, PLACEHOLDERS } from "./launch-specs";
+import { isExactSpec, PLACEHOLDERS } from "./launch-spec-pattern";
 import { isOwnSetting } from "./stdio-environment";
 
 /**

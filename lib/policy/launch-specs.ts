@@ -17,23 +17,6 @@ import path from "node:path";
  * is what an owner allowed word for word and is not second-guessed.
  */
 
-export type LaunchSpec = {
-  program: string;
-  args: string[];
-  rest: boolean;
-  audience: "owners" | "everyone";
-  why: string;
-};
-
-export const PLACEHOLDERS = ["{package}", "{file}", "{image}", "{docker-run-options}"] as const;
-
-export const isExactSpec = (spec: Pick<LaunchSpec, "args" | "rest">) =>
-  !spec.rest && !spec.args.some((a) => (PLACEHOLDERS as readonly string[]).includes(a));
-
-/** The spec as a person reads it: `npx -y {package} …`. */
-export const formatSpec = (spec: Pick<LaunchSpec, "program" | "args" | "rest">) =>
-  [spec.program, ...spec.args, ...(spec.rest ? ["…"] : [])].join(" ");
-
 // ── programs ─────────────────────────────────────────────────────────────────────────────────
 
 /**
@@ -69,75 +52,6 @@ export function sameProgram(a: string, b: string): boolean {
   } catch {
     return false;
   }
-}
-
-// ── argument patterns ────────────────────────────────────────────────────────────────────────
-
-const PACKAGE = /^(@[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*(\[[\w,.-]+\])?((@|==|>=|<=|~=)[\w.^~*+<>=-]+)?$/;
-const IMAGE = /^[a-z0-9][a-z0-9._/:@-]*$/;
-
-/** `docker run` options that take the next argument as their value (matching only; the check is below). */
-const DOCKER_VALUE_OPTIONS = new Set([
-  "-e",
-  "--env",
-  "--name",
-  "--pull",
-  "-v",
-  "--volume",
-  "--mount",
-  "-u",
-  "--user",
-  "--network",
-  "--net",
-  "--pid",
-  "--ipc",
-  "--uts",
-  "--userns",
-  "--cap-add",
-  "--device",
-  "--security-opt",
-  "-w",
-  "--workdir",
-  "--entrypoint",
-  "-p",
-  "--publish",
-  "--platform",
-  "--env-file",
-  "-l",
-  "--label",
-]);
-
-type ArgsMatch = { ok: true; chosen: boolean[] } | { ok: false };
-
-/** Matches args against a pattern; `chosen[i]` tells whether args[i] was the registrant's choice. */
-export function matchArgs(pattern: readonly string[], rest: boolean, args: readonly string[]): ArgsMatch {
-  const chosen: boolean[] = [];
-  let i = 0;
-  for (const token of pattern) {
-    if (token === "{docker-run-options}") {
-      while (i < args.length && (args[i] as string).startsWith("-")) {
-        const option = args[i] as string;
-        chosen[i++] = true;
-        if (!option.includes("=") && DOCKER_VALUE_OPTIONS.has(option) && i < args.length) chosen[i++] = true;
-      }
-      continue;
-    }
-    const arg = args[i];
-    if (arg === undefined) return { ok: false };
-    const fits =
-      token === "{package}"
-        ? PACKAGE.test(arg)
-        : token === "{file}"
-          ? !arg.startsWith("-") && arg.length > 0 && !arg.includes("\0")
-          : token === "{image}"
-            ? IMAGE.test(arg)
-            : arg === token;
-    if (!fits) return { ok: false };
-    chosen[i++] = (PLACEHOLDERS as readonly string[]).includes(token);
-  }
-  if (i < args.length && !rest) return { ok: false };
-  while (i < args.length) chosen[i++] = true;
-  return { ok: true, chosen };
 }
 
 // ── options that run code ────────────────────────────────────────────────────────────────────

@@ -4,15 +4,8 @@ import type { StoredAuth, StoredValue } from "@/db/schema/servers";
 import { checkEgress, type ResolvedAddress, type ResolveHost, systemResolver } from "./egress";
 import type { EgressPolicy } from "./egress-schema";
 import type { InstancePolicy } from "./instance-policy-schema";
-import {
-  findCodeRunningArgument,
-  formatSpec,
-  isExactSpec,
-  type LaunchSpec,
-  matchArgs,
-  resolveProgram,
-  sameProgram,
-} from "./launch-specs";
+import { formatSpec, isExactSpec, type LaunchSpec, matchArgs } from "./launch-spec-pattern";
+import { findCodeRunningArgument, resolveProgram, sameProgram } from "./launch-specs";
 import { isLaunchVariable, isOwnSetting } from "./stdio-environment";
 
 /**

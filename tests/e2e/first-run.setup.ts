@@ -29,3 +29,20 @@ test("first run: the first visitor creates the admin account and lands on the da
 
   await page.context().storageState({ path: adminStorageState });
 });
+
+test("the instance owner lets owners run the suite's TypeScript fixture servers", async ({ api }) => {
+  // Specs register servers from tests/fixtures/mcp-servers/*.ts as `node --import tsx <file> …`: an
+  // interpreter option the default policy refuses unless an owner names it, as an owner would.
+  const { policy } = (await (await api.get("/api/v1/instance/policy")).json()) as {
+    policy: { stdio: { launchSpecs: unknown[] } };
+  };
+  policy.stdio.launchSpecs.push({
+    program: "node",
+    args: ["--import", "tsx", "{file}"],
+    rest: true,
+    audience: "owners",
+    why: "The browser tests' TypeScript fixture servers.",
+  });
+  const saved = await api.put("/api/v1/instance/policy", { data: policy });
+  expect(saved.status(), await saved.text()).toBe(200);
+});

@@ -6,7 +6,8 @@ const everything = {
   displayName: "Everything (npm)",
   transport: "stdio",
   command: "npx",
-  args: ["--no-install", "mcp-server-everything", "stdio"],
+  // What client configurations run; the package is a dev dependency, so npx finds it installed.
+  args: ["-y", "@modelcontextprotocol/server-everything", "stdio"],
   cwd: process.cwd(),
 };
 

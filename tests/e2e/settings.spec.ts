@@ -239,7 +239,14 @@ test("a server's missing secret is set in Settings → Secrets, never shown back
   const secret = `e2e-token-${suffix}`;
   const value = `value-${suffix}-do-not-show`;
   const registered = await api.post("/api/v1/servers", {
-    data: { name: server, transport: "stdio", command: "node", env: { TOKEN: { secret } }, enabled: false },
+    data: {
+      name: server,
+      transport: "stdio",
+      command: "node",
+      args: ["server.js"],
+      env: { TOKEN: { secret } },
+      enabled: false,
+    },
   });
   expect(registered.status(), await registered.text()).toBe(201);
   try {

@@ -28,6 +28,8 @@ test("a new workspace starts empty, and its servers stay in it", async ({ page }
   await servers.openAddForm();
   await servers.field("Name").fill("beta-only");
   await servers.field("Command").fill("node");
+  // `node <file>`: what client configurations run, open to instance owners (the admin set it up).
+  await servers.field("Arguments").fill("server.js");
   await servers.submit("Add server");
   await expect(servers.row("beta-only")).toBeVisible();
 

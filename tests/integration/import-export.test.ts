@@ -102,7 +102,7 @@ describe.each(drivers)("import and export on %s", (driver) => {
     await handle?.close();
   });
 
-  it("a ${VAR} the instance policy does not let servers read refuses its entry, and only it", async () => {
+  it("a {VAR} reference the instance policy does not let servers read refuses its entry, and only it", async () => {
     const { report } = await importReport({ config: fixture("claude-code"), dryRun: true });
     expect(report.summary).toMatchObject({ create: 2, error: 1 });
     expect(report.entries.find((e) => e.name === "airtable")?.error).toMatchObject({

@@ -1,7 +1,6 @@
 // Supervision: the pool notices a dead or silent server, brings it back without hammering it,
 // calls a crash loop a crash loop, and probes health the way MCP allows (ping is optional).
 import { rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ConnectionConfig } from "@/lib/mcp/connection-config";

@@ -1,7 +1,6 @@
 // The pool against real servers over real transports: server-everything (stdio, SSE, streamable
 // HTTP), server-filesystem (stdio) and the shipped demo servers.
 import { realpath, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {

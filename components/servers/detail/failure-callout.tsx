@@ -7,6 +7,9 @@ const failureTitles: Record<string, string> = {
   degraded: "Degraded: the last health check failed",
 };
 
+/** How a server disabled by a policy sweep is noted (lib/servers/policy-sweep.ts). */
+const POLICY_DISABLED = "Disabled: ";
+
 /** A failing server's last error, up front: the first thing an operator needs. */
 export function FailureCallout({
   status,
@@ -19,8 +22,11 @@ export function FailureCallout({
   diagnostics: ServerDiagnosticsDto | undefined;
   onShowDiagnostics: () => void;
 }) {
-  const title = failureTitles[status];
   const lastError = diagnostics?.lastError ?? (serverError ? { message: serverError, at: undefined } : null);
+  if (status === "disabled" && lastError?.message.startsWith(POLICY_DISABLED)) {
+    return <DisabledByPolicy message={lastError.message} at={lastError.at} />;
+  }
+  const title = failureTitles[status];
   if (!title || !lastError) return null;
   const live = diagnostics?.live;
   const exit = diagnostics?.exit;
@@ -57,6 +63,39 @@ export function FailureCallout({
         >
           Open diagnostics and stderr
         </button>
+      </p>
+    </div>
+  );
+}
+
+/**
+ * A server a policy no longer allows: no retry is coming and none would help. What was refused and
+ * who can change it, in the note the sweep left ("Disabled: the instance policy no longer allows…").
+ */
+function DisabledByPolicy({ message, at }: { message: string; at: string | undefined }) {
+  const reason = message.slice(POLICY_DISABLED.length);
+  const byInstance = reason.startsWith("the instance policy");
+  // The reason says who can change the policy; this only adds what happens until then.
+  return (
+    <div
+      role="status"
+      data-testid="server-last-error"
+      className="mb-6 rounded-md border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
+      <p className="flex flex-wrap items-baseline gap-x-2 font-medium">
+        Disabled by {byInstance ? "the instance policy" : "this workspace's egress policy"}
+        {at ? (
+          <span className="text-xs font-normal text-amber-800">
+            · at <Time iso={at} />
+          </span>
+        ) : null}
+      </p>
+      <p className="mt-1 whitespace-pre-wrap break-words text-xs">
+        {reason.charAt(0).toUpperCase() + reason.slice(1)}
+      </p>
+      <p className="mt-2 text-xs text-amber-800">
+        Switchboard will not start it while the policy refuses it. Change the server or the policy, then
+        enable the server again (Edit → Enabled).
       </p>
     </div>
   );

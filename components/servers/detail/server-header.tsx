@@ -40,6 +40,29 @@ export function ServerHeader({
           >
             {server.target}
           </code>
+          {server.transport === "stdio" && (server.programPath || server.launchApprovedByOwner) ? (
+            <p className="mt-1.5 flex flex-wrap items-center gap-2 text-xs text-slate-600">
+              {server.programPath ? (
+                <span data-testid="server-program-path">
+                  Runs{" "}
+                  <code
+                    className="break-all font-mono text-slate-800"
+                    title="Resolved on Switchboard's PATH when saved"
+                  >
+                    {server.programPath}
+                  </code>
+                </span>
+              ) : null}
+              {server.launchApprovedByOwner ? (
+                <Badge
+                  tone="neutral"
+                  title="Saved by an instance owner: launch specs for instance owners only allow it"
+                >
+                  launch set by an instance owner
+                </Badge>
+              ) : null}
+            </p>
+          ) : null}
         </div>
         {canManage ? (
           <ButtonLink variant="secondary" href={`/servers/${server.name}/edit`}>
