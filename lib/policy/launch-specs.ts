@@ -67,6 +67,11 @@ type ProgramRule = {
   subcommands?: readonly string[];
   /** Subcommands that run code given on the command line (`deno eval`). */
   refusedSubcommands?: readonly string[];
+  /**
+   * Any long option without `=` may take the next argument as its value (`node --input-type module
+   * -e …`): the options go on past it. Errs on the side of reading more as options.
+   */
+  longOptionsMayTakeValues?: boolean;
 };
 
 const NODE: ProgramRule = {
@@ -93,6 +98,7 @@ const NODE: ProgramRule = {
     "--experimental-config-file",
   ],
   takesValue: ["-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions"],
+  longOptionsMayTakeValues: true,
 };
 const SHELL: ProgramRule = { refused: ["-c", "-i", "--init-file", "--rcfile"] };
 const NPM_FAMILY: ProgramRule = {
@@ -128,8 +134,17 @@ const DOCKER: ProgramRule = {
 const RULES: Record<string, ProgramRule> = {
   node: NODE,
   nodejs: NODE,
-  bun: { refused: ["-e", "--eval", "-p", "--print", "-r", "--preload"], takesValue: ["-r", "--preload"] },
-  deno: { refused: ["--eval"], subcommands: ["run"], refusedSubcommands: ["eval", "repl"] },
+  bun: {
+    refused: ["-e", "--eval", "-p", "--print", "-r", "--preload"],
+    takesValue: ["-r", "--preload"],
+    longOptionsMayTakeValues: true,
+  },
+  deno: {
+    refused: ["--eval"],
+    subcommands: ["run"],
+    refusedSubcommands: ["eval", "repl"],
+    longOptionsMayTakeValues: true,
+  },
   python: { refused: ["-c", "-i", "-m"], takesValue: ["-W", "-X"] },
   perl: { refused: ["-e", "-E", "-M", "-m", "-d", "-I"] },
   ruby: { refused: ["-e", "-r", "-I"] },
@@ -194,7 +209,9 @@ export function findCodeRunningArgument(
     if (arg.startsWith("-") && arg !== "-") {
       const refusal = isChosen ? refusedOption(name, rule, arg) : undefined;
       if (refusal) return refusal;
-      if (!arg.includes("=") && rule.takesValue?.includes(arg)) skipValue = true;
+      const takesValue =
+        rule.takesValue?.includes(arg) || (rule.longOptionsMayTakeValues && arg.startsWith("--"));
+      if (!arg.includes("=") && takesValue) skipValue = true;
       continue;
     }
     if (rule.refusedSubcommands?.includes(arg) && isChosen) {

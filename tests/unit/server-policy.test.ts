@@ -76,6 +76,11 @@ describe("stdio launches under the default instance policy", () => {
     ["node -pe (a cluster)", "node", ["-pe", "1"]],
     ["node --import data:", "node", ["--import=data:text/javascript,console.log(1)", "x.js"]],
     ["node -r", "node", ["-r", "/tmp/evil.js", "server.js"]],
+    [
+      "node --input-type module -e (an option's value is not the script)",
+      "node",
+      ["--input-type", "module", "-e", "1"],
+    ],
     ["npx -y node -e (a nested interpreter)", "npx", ["-y", "node", "-e", "1"]],
     ["npx -y -c (npx's own option)", "npx", ["-y", "-c", "sh -c id"]],
     ["docker run --privileged", "docker", ["run", "--privileged", "alpine"]],
@@ -263,5 +268,26 @@ describe("HTTP egress: the instance floor, narrowed by the workspace", () => {
     const effective = effectivePolicy(floor, ws);
     expect(effective.http).toMatchObject({ allowLoopback: false, denyHosts: ["a.example", "b.example"] });
     expect(effective.launchSpecs.map((s) => s.program)).toEqual(expect.arrayContaining(["npx", "node"]));
+  });
+});
+
+describe("options that run code, under a spec that leaves every argument to the registrant", () => {
+  const open = instancePolicySchema.parse({
+    stdio: { launchSpecs: [{ program: "node", args: [], rest: true, audience: "everyone", why: "tests" }] },
+  });
+  const launch = (...args: string[]) =>
+    checkServerPolicy({ instance: open, workspace }, stdio("node", args), { ownerLaunch: false });
+
+  it.each([
+    [["--input-type", "module", "-e", "1"]],
+    [["--title", "x", "--eval=1"]],
+    [["-pe", "1"]],
+    [["--import=data:text/javascript,1", "server.js"]],
+  ])("refuses %j: an option's value is never taken for the script", async (args) => {
+    expect(await launch(...args)).toMatchObject({ kind: "deny", rule: "stdio.codeOptions" });
+  });
+
+  it("allows a script with its own options", async () => {
+    expect(await launch("server.js", "-e", "prod", "--port", "1")).toMatchObject({ kind: "allow" });
   });
 });
