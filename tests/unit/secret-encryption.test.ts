@@ -104,6 +104,18 @@ describe("loadSecretKey", () => {
     expect(message).not.toContain(text);
   });
 
+  it("reads the key from SWITCHBOARD_SECRET_KEY_FILE, so it need not be in the environment", () => {
+    const keyFile = path.join(base, "mounted-secret");
+    fs.writeFileSync(keyFile, `${raw.toString("base64")}\n`, { mode: 0o600 });
+    const dataDir = path.join(base, "from-file");
+    expect(loadSecretKey({ secretKey: undefined, secretKeyFile: keyFile, dataDir }).equals(raw)).toBe(true);
+    expect(fs.existsSync(path.join(dataDir, "secret.key"))).toBe(false);
+    fs.writeFileSync(keyFile, "changeme");
+    expect(() => loadSecretKey({ secretKey: undefined, secretKeyFile: keyFile, dataDir })).toThrow(
+      `The key file ${keyFile} must hold 32 bytes`,
+    );
+  });
+
   it("generates a 0600 key file when no key is configured, and reuses it", () => {
     const dataDir = path.join(base, "fresh", "nested");
     const first = loadSecretKey({ secretKey: undefined, dataDir });
