@@ -94,8 +94,12 @@ describe("stdio servers that fail to start", () => {
   });
 
   it("an egress policy refusal names the rule, and nothing is spawned", async () => {
+    // The instance allows the fixture's launch; the workspace narrows it out.
+    const launch = { program: "node", args: ["--import", "tsx", "{file}"], rest: true, audience: "everyone" };
     const policies = {
-      instance: instancePolicySchema.parse({}),
+      instance: instancePolicySchema.parse({
+        stdio: { launchSpecs: [{ ...launch, why: "the test's fixture" }] },
+      }),
       workspace: egressPolicySchema.parse({ stdio: { allowedCommands: ["npx"] } }),
     };
     rec = createRecordingPool({

@@ -171,7 +171,7 @@ describe("server runtime", () => {
     await eventually(async () => (runtime.pool.ids().length === 1 ? true : undefined), "the pool to drop it");
   });
 
-  it("refuses to register a command outside the egress allow-list, naming the rule", async () => {
+  it("refuses to register a shell no launch spec allows, naming the rule and who can allow it", async () => {
     const res = await postServerRoute(
       new Request("http://127.0.0.1:3000/api/v1/servers", {
         method: "POST",
@@ -183,7 +183,8 @@ describe("server runtime", () => {
     expect(res.status).toBe(403);
     const body = await res.json();
     expect(body.error.code).toBe("policy_denied");
-    expect(body.error.message).toContain("stdio.allowedCommands");
-    expect(body.error.fieldErrors.command[0]).toContain("/bin/sh");
+    expect(body.error.message).toMatch(/^Refused by the instance policy \(stdio\.launchSpecs\)/);
+    expect(body.error.fieldErrors.command[0]).toContain("/bin/sh -c id");
+    expect(body.error.fieldErrors.command[0]).toContain("Only an instance owner can allow it");
   });
 });
