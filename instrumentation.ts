@@ -6,7 +6,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   const { startRuntime } = await import("@/lib/runtime/start");
-  const { registerGatewayEntry } = await import("@/lib/mcp/gateway-entry");
+  const { registerGatewayEntry } = await import("@/lib/gateway/http/entry");
   registerGatewayEntry();
   await startRuntime();
 }

@@ -4,7 +4,7 @@
 //
 // Why not plain `next start`: Next.js's request pipeline costs a few milliseconds per request, more
 // than a whole governed tool call, and MCP clients make many small requests. The gateway's entry
-// (lib/mcp/gateway-entry.ts) is the same handler the /mcp route files use, behind the same
+// (lib/gateway/http/entry.ts) is the same handler the /mcp route files use, behind the same
 // Host/Origin/credential checks proxy.ts applies everywhere else; instrumentation.ts registers it
 // from inside Next.js's module graph, so both share one database, pool and event hub.
 import { createServer } from "node:http";
@@ -17,7 +17,7 @@ const app = next({ dev: false, hostname, port });
 const handleWithNext = app.getRequestHandler();
 await app.prepare();
 
-/** Set by instrumentation.ts once Next.js has started the runtime (lib/mcp/gateway-entry.ts); until then Next.js answers /mcp. */
+/** Set by instrumentation.ts once Next.js has started the runtime (lib/gateway/http/entry.ts); until then Next.js answers /mcp. */
 const gatewayEntry = () => globalThis.__switchboardGatewayEntry;
 
 const isGatewayPath = (url = "") => url === "/mcp" || url.startsWith("/mcp?") || url.startsWith("/mcp/");

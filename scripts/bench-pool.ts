@@ -6,8 +6,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { ConnectionConfig } from "@/lib/mcp/connection-config";
-import { ConnectionPool } from "@/lib/mcp/pool";
+import type { ConnectionConfig } from "@/lib/upstream/connection-config";
+import { ConnectionPool } from "@/lib/upstream/pool";
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 500);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 50);

@@ -1,5 +1,5 @@
 // POST · GET · DELETE /mcp — the MCP gateway: every granted tool of every server, as <server>__<tool>
-import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
 
 export const dynamic = "force-dynamic";
 

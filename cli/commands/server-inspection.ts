@@ -1,6 +1,6 @@
 import type { Command } from "commander";
-import type { ToolDto } from "../../lib/mcp/catalog-store";
-import type { HealthResult } from "../../lib/mcp/pool-events";
+import type { ToolDto } from "@/lib/catalog/read-catalog";
+import type { HealthResult } from "@/lib/upstream/pool-events";
 import type { getServerDiagnostics } from "../../lib/servers/server-operations";
 import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";

@@ -6,9 +6,9 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { CallStatus } from "@/db/schema";
 import type { CallSummary } from "@/lib/calls/call-view";
+import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
 import { fetchJson } from "@/lib/client/fetch-json";
 import type { PrincipalDto } from "@/lib/principals/principals";
-import type { GovernedToolDto } from "@/lib/tools/tools";
 import { callStatuses } from "./call-format";
 import type { CallFilters as Filters } from "./call-queries";
 

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
+import type { CatalogEntryDto, SnapshotDto, ToolDto } from "@/lib/catalog/read-catalog";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { CatalogEntryDto, SnapshotDto, ToolDto } from "@/lib/mcp/catalog-store";
 import type { ServerDto } from "@/lib/servers/server-dto";
 import type { getServerDiagnostics } from "@/lib/servers/server-operations";
 

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
+import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { GovernedToolDto } from "@/lib/tools/tools";
 
 export type { GovernedToolDto };
 

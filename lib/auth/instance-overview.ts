@@ -1,7 +1,7 @@
 import type { Database } from "@/lib/db/client";
-import { describeStdioReach, type StdioReach } from "@/lib/mcp/stdio-identity";
 import type { InstancePolicy } from "@/lib/policy/instance-policy-schema";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
+import { describeStdioReach, type StdioReach } from "@/lib/upstream/transport/stdio-identity";
 import { type InstanceOwnerDto, listInstanceOwners } from "./instance-owners";
 
 export type InstanceOverview = {

@@ -2,9 +2,9 @@ import { z } from "zod";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import type { CallToolOptions } from "@/lib/mcp/pool";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
+import type { CallToolOptions } from "@/lib/upstream/pool";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
 import {

@@ -1,4 +1,4 @@
-import type { CallToolOptions } from "@/lib/mcp/pool";
+import type { CallToolOptions } from "@/lib/upstream/pool";
 
 /**
  * The callers waiting on this process for a call that needs approval, with their cancellation

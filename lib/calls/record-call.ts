@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { approvals, calls } from "@/db/schema";
+import { canonicalJson } from "@/lib/catalog/hashing";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { canonicalJson } from "@/lib/mcp/catalog";
 import type { CallTarget, Decision } from "./call-decision";
 import { recordCallEvent } from "./call-events";
 import { type CallView, loadCallView } from "./call-view";

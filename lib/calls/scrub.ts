@@ -1,4 +1,4 @@
-import { REDACTED, scrubSecrets } from "@/lib/mcp/stderr-buffer";
+import { REDACTED, scrubSecrets } from "@/lib/upstream/transport/stderr";
 
 export { REDACTED };
 

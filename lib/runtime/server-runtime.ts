@@ -1,16 +1,16 @@
 import { eq } from "drizzle-orm";
 import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
+import { discoverCatalog } from "@/lib/catalog/discovery";
+import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { Database } from "@/lib/db/client";
 import { isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
-import { saveCatalog } from "@/lib/mcp/catalog-store";
-import { createValueResolver } from "@/lib/mcp/connection-config";
-import { discoverCatalog } from "@/lib/mcp/discovery";
-import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/mcp/pool";
-import type { PoolEvent } from "@/lib/mcp/pool-events";
 import { readSecretValue } from "@/lib/secrets/secrets";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
+import { createValueResolver } from "@/lib/upstream/connection-config";
+import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
+import type { PoolEvent } from "@/lib/upstream/pool-events";
 import packageJson from "@/package.json";
 
 /**

@@ -6,8 +6,8 @@ import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { getDatabase, type ProcessDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
-import { folderBlockingChildren } from "@/lib/mcp/stdio-identity";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
+import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
 import { startServerRuntime } from "./server-runtime";
 
 /** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */

@@ -1,8 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { healthChecks, serverStatus } from "@/db/schema";
+import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/mcp/catalog-store";
 import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
 import { getServerRowOrThrow } from "./registry";
 

@@ -1,6 +1,5 @@
 import type { Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import type { ConnectionConfig } from "@/lib/mcp/connection-config";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import {
@@ -10,6 +9,7 @@ import {
   type ServerPolicies,
   type ServerTarget,
 } from "@/lib/policy/server-policy";
+import type { ConnectionConfig } from "@/lib/upstream/connection-config";
 
 /** The policies a workspace's servers run under: the instance policy and the workspace's narrowing of it. */
 export async function loadServerPolicies(

@@ -4,16 +4,12 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mcpServers, tenants, tools } from "@/db/schema";
+import { discoverCatalog } from "@/lib/catalog/discovery";
+import { type CatalogContents, emptyDiff } from "@/lib/catalog/hashing";
+import { toGatewayName } from "@/lib/catalog/naming";
+import { listAllTools, listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
+import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { DatabaseHandle } from "@/lib/db/client";
-import { type CatalogContents, emptyDiff, toGatewayName } from "@/lib/mcp/catalog";
-import {
-  listAllTools,
-  listCatalogEntries,
-  listServerTools,
-  listSnapshots,
-  saveCatalog,
-} from "@/lib/mcp/catalog-store";
-import { discoverCatalog } from "@/lib/mcp/discovery";
 import { drivers, openTestDatabase } from "../fixtures/databases";
 import {
   connectStdio,

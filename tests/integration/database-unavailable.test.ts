@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as health } from "@/app/api/v1/health/route";
-import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
 
 /**
  * A database that cannot be reached is the server's problem, not the caller's: a 503 that says so

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DiscoveredCatalog, discoverCatalog } from "@/lib/catalog/discovery";
+import { detectNameCollisions, toGatewayName } from "@/lib/catalog/naming";
 import { AppError } from "@/lib/errors";
-import { detectNameCollisions, toGatewayName } from "@/lib/mcp/catalog";
-import { type DiscoveredCatalog, discoverCatalog } from "@/lib/mcp/discovery";
 import {
   connectStdio,
   everythingServer,

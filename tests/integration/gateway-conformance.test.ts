@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { gatewaySessions } from "@/lib/mcp/gateway-sessions";
+import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
 import {
   CONFORMANCE_SERVER,

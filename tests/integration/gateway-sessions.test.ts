@@ -11,9 +11,9 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { handleGatewayRequest } from "@/lib/mcp/gateway";
-import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/mcp/gateway-sessions";
-import { resourceSubscriptions } from "@/lib/mcp/gateway-subscriptions";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
+import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/gateway/sessions/sessions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
 import { eventually } from "../fixtures/eventually";
 import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";

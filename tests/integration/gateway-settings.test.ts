@@ -6,9 +6,9 @@ import { auditEvents, events, tenants } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import type { DatabaseHandle } from "@/lib/db/client";
 import type { ProcessDatabase } from "@/lib/db/process-db";
-import { putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
-import { handleGatewayRequest } from "@/lib/mcp/gateway";
-import { authenticateGateway, GatewayRefusal } from "@/lib/mcp/gateway-auth";
+import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
+import { putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { createPrincipal, deletePrincipal } from "@/lib/principals/principals";
 import {
   createTestAgent,

@@ -2,12 +2,12 @@
 // and one broken call never takes the connection down for everyone else.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { StoredValue } from "@/db/schema/servers";
-import { createValueResolver } from "@/lib/mcp/connection-config";
-import { ConnectionError } from "@/lib/mcp/connection-errors";
 import { egressPolicySchema } from "@/lib/policy/egress-schema";
 import { instancePolicySchema } from "@/lib/policy/instance-policy-schema";
 import { checkServerPolicy } from "@/lib/policy/server-policy";
 import { policyRefusalError } from "@/lib/servers/server-policy-check";
+import { createValueResolver } from "@/lib/upstream/connection-config";
+import { ConnectionError } from "@/lib/upstream/connection-errors";
 import {
   createRecordingPool,
   fixture,

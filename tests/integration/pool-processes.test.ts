@@ -1,7 +1,7 @@
 // No orphans, ever: every process a stdio server starts — including what launchers like npx
 // start beneath it — is gone after disconnect, shutdown, or the death of the launcher.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { listDescendants, listGroupMembers } from "@/lib/mcp/process-group";
+import { listDescendants, listGroupMembers } from "@/lib/upstream/transport/process-group";
 import {
   binOf,
   createRecordingPool,

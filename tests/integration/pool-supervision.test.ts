@@ -3,7 +3,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import type { ConnectionConfig } from "@/lib/mcp/connection-config";
+import type { ConnectionConfig } from "@/lib/upstream/connection-config";
 import {
   createRecordingPool,
   fixture,

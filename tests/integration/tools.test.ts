@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getToolRoute, PATCH as patchToolRoute } from "@/app/api/v1/tools/[id]/route";
 import { GET as listToolsRoute } from "@/app/api/v1/tools/route";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
+import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { ProcessDatabase } from "@/lib/db/process-db";
-import { saveCatalog } from "@/lib/mcp/catalog-store";
 import { registerServer } from "@/lib/servers/registry";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 

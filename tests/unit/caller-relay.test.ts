@@ -6,7 +6,7 @@ import {
   callerOf,
   InFlightCalls,
   type RelayedRequest,
-} from "@/lib/mcp/caller-relay";
+} from "@/lib/upstream/caller-relay";
 
 const sampling: RelayedRequest = { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } };
 

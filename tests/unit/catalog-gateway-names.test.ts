@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectNameCollisions, MAX_GATEWAY_NAME_LENGTH, toGatewayName } from "@/lib/mcp/catalog";
+import { detectNameCollisions, MAX_GATEWAY_NAME_LENGTH, toGatewayName } from "@/lib/catalog/naming";
 
 const VALID = /^[A-Za-z0-9_.-]{1,64}$/;
 const HASHED = /_[0-9a-f]{8}$/;

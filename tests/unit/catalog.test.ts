@@ -11,7 +11,7 @@ import {
   hashToolDefinition,
   isEmptyDiff,
   withUniqueKeys,
-} from "@/lib/mcp/catalog";
+} from "@/lib/catalog/hashing";
 
 describe("canonicalJson", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gatewayScopeOf } from "@/lib/mcp/gateway-tools";
+import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 
 describe("the gateway's own entry (server.mjs): which endpoint a path names", () => {
   it("maps /mcp to every server and /mcp/servers/<name> to that one, decoded", () => {

@@ -6,7 +6,7 @@ import {
   displayUrl,
   formatCommandLine,
   resolveConnection,
-} from "@/lib/mcp/connection-config";
+} from "@/lib/upstream/connection-config";
 
 const base: ConnectionConfig = {
   id: "s1",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Frame, MessageFramer } from "@/lib/mcp/message-framer";
+import { type Frame, MessageFramer } from "@/lib/upstream/transport/framer";
 
 const line = (value: unknown) => Buffer.from(`${JSON.stringify(value)}\n`);
 const response = (id: number | string, text: string) => ({

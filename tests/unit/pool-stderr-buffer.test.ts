@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { REDACTED, StderrBuffer, scrubSecrets } from "@/lib/mcp/stderr-buffer";
+import { REDACTED, StderrBuffer, scrubSecrets } from "@/lib/upstream/transport/stderr";
 
 const SECRET = "ghp_0123456789abcdef";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultSupervisionPolicy, RetrySchedule } from "@/lib/mcp/supervisor";
+import { defaultSupervisionPolicy, RetrySchedule } from "@/lib/upstream/supervisor";
 
 const policy = { ...defaultSupervisionPolicy }; // 500 ms → 30 s, 5 failures in 2 min, probe every 60 s
 const at = (seconds: number) => seconds * 1000;

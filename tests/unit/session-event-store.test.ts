@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
-import { SessionEventStore } from "@/lib/mcp/session-event-store";
+import { SessionEventStore } from "@/lib/gateway/sessions/event-store";
 
 const note = (n: number): JSONRPCMessage => ({
   jsonrpc: "2.0",

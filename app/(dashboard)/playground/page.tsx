@@ -5,7 +5,7 @@ import { toolKeys } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/auth/page-context";
-import { listGovernedTools } from "@/lib/tools/tools";
+import { listGovernedTools } from "@/lib/catalog/governed-tools";
 
 export const metadata: Metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";

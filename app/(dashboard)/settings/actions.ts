@@ -6,7 +6,7 @@ import { auditActorOf } from "@/lib/auth/actor";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation, revokeInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
-import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
 import { deleteSecret, putSecret, putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
 import { updateWorkspaceEgressPolicy } from "@/lib/servers/policy-changes";

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
-import { type GovernedToolDto, updateTool } from "@/lib/tools/tools";
+import { type GovernedToolDto, updateTool } from "@/lib/catalog/governed-tools";
 import { parseOrThrow } from "@/lib/validation";
 
 const toolId = z.string().min(1).max(100);

@@ -4,7 +4,7 @@ import { toolKeys } from "@/components/tools/tool-queries";
 import { ToolsCatalog } from "@/components/tools/tools-catalog";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/auth/page-context";
-import { listGovernedTools } from "@/lib/tools/tools";
+import { listGovernedTools } from "@/lib/catalog/governed-tools";
 
 export const metadata: Metadata = { title: "Tools" };
 export const dynamic = "force-dynamic";

@@ -3,7 +3,7 @@ import type {
   reconnectServerAction,
   refreshServerCatalogAction,
 } from "@/app/(dashboard)/servers/actions";
-import type { KindDiff } from "@/lib/mcp/catalog";
+import type { KindDiff } from "@/lib/catalog/hashing";
 import { formatLatency, shortHash } from "./format";
 
 /** What an operation button reports once its server action answers. */

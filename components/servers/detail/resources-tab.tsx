@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { CatalogEntryDto } from "@/lib/mcp/catalog-store";
+import type { CatalogEntryDto } from "@/lib/catalog/read-catalog";
 import { serverResourcesQuery } from "../server-queries";
 import { cellClass, SectionTitle } from "./data-table";
 import { textOf } from "./format";

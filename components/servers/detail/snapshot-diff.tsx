@@ -1,4 +1,4 @@
-import type { CatalogDiff, KindDiff } from "@/lib/mcp/catalog";
+import type { CatalogDiff, KindDiff } from "@/lib/catalog/hashing";
 
 const kinds = [
   ["tools", "Tools"],

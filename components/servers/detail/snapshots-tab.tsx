@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
-import type { SnapshotDto } from "@/lib/mcp/catalog-store";
+import type { SnapshotDto } from "@/lib/catalog/read-catalog";
 import { serverSnapshotsQuery } from "../server-queries";
 import { pluralize, shortHash } from "./format";
 import { QueryFallback } from "./query-fallback";

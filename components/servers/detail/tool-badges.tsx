@@ -1,5 +1,5 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import type { ToolDto } from "@/lib/mcp/catalog-store";
+import type { ToolDto } from "@/lib/catalog/read-catalog";
 import { isRecord } from "./format";
 
 const hints = [

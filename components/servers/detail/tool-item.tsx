@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import type { ToolDto } from "@/lib/mcp/catalog-store";
+import type { ToolDto } from "@/lib/catalog/read-catalog";
 import { SchemaTable } from "./schema-table";
 import { Time } from "./time";
 import { ConflictBadge, EffectBadge, HintBadges } from "./tool-badges";

@@ -1,10 +1,10 @@
 import { and, eq, or } from "drizzle-orm";
 import { z } from "zod";
 import { grants, principals } from "@/db/schema";
+import { listAllTools } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
-import { listAllTools } from "@/lib/mcp/catalog-store";
 import { effectiveEffect } from "@/lib/policy/effects";
 import { grantMatches } from "@/lib/policy/grants";
 import { parseOrThrow } from "@/lib/validation";

@@ -5,9 +5,9 @@ import { PrincipalDetail } from "@/components/principals/principal-detail";
 import { principalKeys } from "@/components/principals/principal-queries";
 import { toolKeys } from "@/components/tools/tool-queries";
 import { getPageContext } from "@/lib/auth/page-context";
+import { listGovernedTools } from "@/lib/catalog/governed-tools";
 import { isAppError } from "@/lib/errors";
 import { getPrincipal } from "@/lib/principals/principals";
-import { listGovernedTools } from "@/lib/tools/tools";
 
 export const metadata: Metadata = { title: "Principal" };
 export const dynamic = "force-dynamic";

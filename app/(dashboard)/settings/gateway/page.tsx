@@ -3,8 +3,8 @@ import { headers } from "next/headers";
 import { GatewayStatusCard } from "@/components/settings/gateway-status-card";
 import { LoopbackMappingCard } from "@/components/settings/loopback-mapping-card";
 import { getPageContext } from "@/lib/auth/page-context";
-import { describeGateway } from "@/lib/gateway-settings/gateway-status";
-import { getGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { describeGateway } from "@/lib/gateway/settings/gateway-status";
+import { getGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { requestOrigin } from "@/lib/http/request-origin";
 import { listPrincipals } from "@/lib/principals/principals";
 

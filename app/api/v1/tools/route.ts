@@ -1,6 +1,7 @@
 // GET /api/v1/tools?q= — the tool catalog across servers: enforced effect, the server's hints, rules
+
+import { listGovernedTools } from "@/lib/catalog/governed-tools";
 import { apiRoute } from "@/lib/http/api-route";
-import { listGovernedTools } from "@/lib/tools/tools";
 
 export const dynamic = "force-dynamic";
 

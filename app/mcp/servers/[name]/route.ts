@@ -1,5 +1,5 @@
 // POST · GET · DELETE /mcp/servers/{name} — the MCP gateway for one server, its tools' own names
-import { handleGatewayRequest } from "@/lib/mcp/gateway";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET · PUT /api/v1/settings/gateway — the gateway's state and URLs; the loopback → principal mapping
-import { describeGateway } from "@/lib/gateway-settings/gateway-status";
-import { getGatewaySettings, putGatewaySettings } from "@/lib/gateway-settings/loopback-mapping";
+import { describeGateway } from "@/lib/gateway/settings/gateway-status";
+import { getGatewaySettings, putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { requestOrigin } from "@/lib/http/request-origin";

@@ -1,7 +1,8 @@
 // GET /api/v1/tools/{id} — one tool · PATCH — set its effect, enabled, approval rule (admins)
+
+import { getGovernedTool, updateTool } from "@/lib/catalog/governed-tools";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
-import { getGovernedTool, updateTool } from "@/lib/tools/tools";
 
 export const dynamic = "force-dynamic";
 

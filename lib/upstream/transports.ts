@@ -3,8 +3,8 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./connection-config";
-import { childBaseEnvironment, stdioChildIdentity } from "./stdio-identity";
-import { ProcessGroupStdioTransport } from "./stdio-transport";
+import { ProcessGroupStdioTransport } from "./transport/stdio";
+import { childBaseEnvironment, stdioChildIdentity } from "./transport/stdio-identity";
 
 /** Builds the transport for one connection attempt. The only place transports are constructed. */
 

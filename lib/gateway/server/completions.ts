@@ -6,8 +6,8 @@ import {
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
-import { catalogScopeOf, findPrompt, findTemplateServer, pooledClient } from "./gateway-catalog";
-import type { GatewayContext } from "./gateway-server";
+import { catalogScopeOf, findPrompt, findTemplateServer, pooledClient } from "./catalog";
+import type { GatewayContext } from "./server";
 
 /**
  * completion/complete for the arguments of a permitted server's prompts and resource templates,

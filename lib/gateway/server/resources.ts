@@ -22,8 +22,8 @@ import {
   PROMPT_SEPARATOR,
   pooledClient,
   resourceServerOrThrow,
-} from "./gateway-catalog";
-import type { GatewayContext } from "./gateway-server";
+} from "./catalog";
+import type { GatewayContext } from "./server";
 
 /**
  * Resources, resource templates and prompts of permitted servers (gateway-catalog says which),

@@ -8,8 +8,8 @@ import {
   LoggingLevelSchema,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
-import type { CallerChannel, LogMessage, RelayedRequest } from "./caller-relay";
-import type { RequestExtra } from "./gateway-server";
+import type { CallerChannel, LogMessage, RelayedRequest } from "@/lib/upstream/caller-relay";
+import type { RequestExtra } from "./server";
 
 /** How the caller's client is reached: the SDK's per-request senders, or what stands in for them. */
 export type CallerSend = Pick<RequestExtra, "sendRequest" | "sendNotification">;

@@ -5,10 +5,10 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { catalogEntries, mcpServers } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
 import type { Database } from "@/lib/db/client";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { GRANT_ALL } from "@/lib/policy/grants";
 import { requireServerRuntime } from "@/lib/runtime/server-runtime";
-import type { GatewayPrincipal } from "./gateway-auth";
-import type { GatewayScope } from "./gateway-tools";
+import type { GatewayScope } from "./tools";
 
 /**
  * Which servers' resources, resource templates and prompts a principal may reach through the

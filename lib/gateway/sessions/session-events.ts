@@ -1,10 +1,10 @@
 import { getDatabase } from "@/lib/db/process-db";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
-import { authenticateGateway, GatewayRefusal } from "./gateway-auth";
-import { catalogScopeOf, permittedServers } from "./gateway-catalog";
-import type { GatewaySession, ListName } from "./gateway-session";
-import { resourceSubscriptions } from "./gateway-subscriptions";
+import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
+import { catalogScopeOf, permittedServers } from "@/lib/gateway/server/catalog";
+import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import type { GatewaySession, ListName } from "./session";
 
 /**
  * Open sessions follow what they were told: a client hears `list_changed` when the catalog, a

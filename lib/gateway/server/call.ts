@@ -6,9 +6,9 @@ import { executeToolCall } from "@/lib/calls/execute-tool-call";
 import type { Database } from "@/lib/db/client";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
-import type { GatewayPrincipal } from "./gateway-auth";
-import { ProgressRelay, type ProgressSend } from "./gateway-progress";
-import { appErrorToToolResult, callToToolResult } from "./gateway-results";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { ProgressRelay, type ProgressSend } from "./progress";
+import { appErrorToToolResult, callToToolResult } from "./results";
 
 /**
  * A gateway tools/call: the one governed path (executeToolCall) with the principal as requester.

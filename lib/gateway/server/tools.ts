@@ -2,11 +2,11 @@ import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
+import { type GovernedToolDto, listGovernedTools } from "@/lib/catalog/governed-tools";
 import type { Database } from "@/lib/db/client";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grants";
-import { type GovernedToolDto, listGovernedTools } from "@/lib/tools/tools";
 
 /**
  * What the gateway advertises: the principal's granted, enabled, live tools of enabled servers.

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { toErrorBody } from "@/lib/errors";
+import { handleGatewayRequest } from "@/lib/gateway/handler";
+import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 import { checkRequest } from "@/lib/http/request-guard";
-import { handleGatewayRequest } from "./gateway";
-import { answerDirectly } from "./gateway-direct";
-import { gatewayScopeOf } from "./gateway-tools";
+import { answerDirectly } from "./direct";
 
 /**
  * The gateway's own front door, for the Switchboard server (server.mjs): MCP requests answered

@@ -3,7 +3,7 @@ import { AppError, type ErrorCode as AppErrorCode, isAppError } from "@/lib/erro
 import type { ConnectionConfig } from "./connection-config";
 import { ConnectTimeoutError } from "./handshake";
 import type { ExitInfo } from "./pool-events";
-import { scrubSecrets } from "./stderr-buffer";
+import { scrubSecrets } from "./transport/stderr";
 import type { OpenedTransport } from "./transports";
 
 /**

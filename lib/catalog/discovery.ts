@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { type CatalogContents, type CatalogKind, catalogKinds } from "./catalog";
+import { type CatalogContents, type CatalogKind, catalogKinds } from "./hashing";
 
 export type DiscoveredCatalog = CatalogContents & {
   capabilities: ServerCapabilities;

@@ -4,11 +4,11 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { LoggingLevel, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
-import type { GatewayPrincipal } from "./gateway-auth";
-import { mayAskBack } from "./gateway-caller";
-import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "./gateway-server";
-import type { GatewayScope } from "./gateway-tools";
-import { SessionEventStore } from "./session-event-store";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { mayAskBack } from "@/lib/gateway/server/caller";
+import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "@/lib/gateway/server/server";
+import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { SessionEventStore } from "./event-store";
 
 export type ListName = "tools" | "resources" | "prompts";
 

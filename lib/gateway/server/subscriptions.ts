@@ -7,8 +7,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { subscribeEvents } from "@/lib/events/record-event";
-import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./gateway-catalog";
-import type { GatewayContext } from "./gateway-server";
+import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./catalog";
+import type { GatewayContext } from "./server";
 
 /**
  * Resource subscriptions through the gateway, for sessions only: a stateless request has no

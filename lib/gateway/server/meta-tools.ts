@@ -2,15 +2,15 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isFinished } from "@/lib/calls/call-view";
 import { getCall, waitForCall } from "@/lib/calls/read-calls";
 import type { Database } from "@/lib/db/client";
-import type { GatewayPrincipal } from "./gateway-auth";
-import { ProgressRelay, type ProgressSend } from "./gateway-progress";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { ProgressRelay, type ProgressSend } from "./progress";
 import {
   appErrorToToolResult,
   callToToolResult,
   GET_CALL_TOOL,
   stillOpenText,
   WAIT_CALL_TOOL,
-} from "./gateway-results";
+} from "./results";
 
 /**
  * Switchboard's own tools, listed on every gateway endpoint: they let a client collect a call

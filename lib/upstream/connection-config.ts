@@ -1,7 +1,7 @@
 import type { McpServer, StoredValue } from "@/db/schema/servers";
 import { AppError } from "@/lib/errors";
 import { isOwnSetting } from "@/lib/policy/stdio-environment";
-import { REDACTED, scrubSecrets } from "./stderr-buffer";
+import { REDACTED, scrubSecrets } from "./transport/stderr";
 
 /** What the pool needs from an mcp_servers row: how to reach the server, and its limits. */
 export type ConnectionConfig = Pick<

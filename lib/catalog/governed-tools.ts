@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { effectClasses, mcpServers, serverStatus, tools } from "@/db/schema";
+import { listAllTools, type ToolDto } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { listAllTools, type ToolDto } from "@/lib/mcp/catalog-store";
 import { approvalRules } from "@/lib/policy/approval-rules";
 import {
   type EffectClass,

@@ -2,7 +2,7 @@ import { resolveActor } from "@/lib/auth/actor";
 import { requesterFromActor } from "@/lib/calls/requester";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
-import { resolveLoopbackPrincipal } from "@/lib/gateway-settings/loopback-principal";
+import { resolveLoopbackPrincipal } from "@/lib/gateway/settings/loopback-principal";
 
 /**
  * Who is calling the gateway: an API key with the `gateway` scope that belongs to a principal.

@@ -12,16 +12,16 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
-import { attachCaller, type CallerChannel } from "./caller-relay";
-import type { GatewayPrincipal } from "./gateway-auth";
-import { callThroughGateway } from "./gateway-call";
-import { gatewayCaller } from "./gateway-caller";
-import { registerCompletionHandler } from "./gateway-completions";
-import { callMetaTool, isMetaTool, metaTools } from "./gateway-meta";
-import type { ProgressSend } from "./gateway-progress";
-import { registerResourceHandlers } from "./gateway-resources";
-import { registerSubscriptionHandlers } from "./gateway-subscriptions";
-import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./gateway-tools";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { attachCaller, type CallerChannel } from "@/lib/upstream/caller-relay";
+import { callThroughGateway } from "./call";
+import { gatewayCaller } from "./caller";
+import { registerCompletionHandler } from "./completions";
+import { callMetaTool, isMetaTool, metaTools } from "./meta-tools";
+import type { ProgressSend } from "./progress";
+import { registerResourceHandlers } from "./resources";
+import { registerSubscriptionHandlers } from "./subscriptions";
+import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./tools";
 
 /**
  * The gateway's MCP server: one per session, or one per stateless request. Everything it answers

@@ -4,15 +4,15 @@ import { z } from "zod";
 import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
+import { authenticateGateway } from "@/lib/gateway/auth";
+import { MAX_BODY_BYTES } from "@/lib/gateway/handler";
+import { type CallerSend, gatewayCaller } from "@/lib/gateway/server/caller";
+import { answerToolCall } from "@/lib/gateway/server/server";
+import { gatewayScopeOf } from "@/lib/gateway/server/tools";
+import type { GatewaySession } from "@/lib/gateway/sessions/session";
+import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
-import { MAX_BODY_BYTES } from "./gateway";
-import { authenticateGateway } from "./gateway-auth";
-import { type CallerSend, gatewayCaller } from "./gateway-caller";
-import { answerToolCall } from "./gateway-server";
-import type { GatewaySession } from "./gateway-session";
-import { gatewaySessions } from "./gateway-sessions";
-import { gatewayScopeOf } from "./gateway-tools";
 
 /**
  * The gateway's hot path: a plain `tools/call` answered straight from Node's request and response,

@@ -1,9 +1,9 @@
 import type { Database } from "@/lib/db/client";
-import type { GatewayPrincipal } from "./gateway-auth";
-import { GatewaySession } from "./gateway-session";
-import { followWorkspaceChanges } from "./gateway-session-events";
-import { resourceSubscriptions } from "./gateway-subscriptions";
-import type { GatewayScope } from "./gateway-tools";
+import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { GatewaySession } from "./session";
+import { followWorkspaceChanges } from "./session-events";
 
 /**
  * The gateway sessions open on this process. A session lives in this process's memory only:

@@ -5,10 +5,10 @@ import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
-import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./gateway-auth";
-import { buildGatewayServer } from "./gateway-server";
-import { gatewaySessions } from "./gateway-sessions";
-import type { GatewayScope } from "./gateway-tools";
+import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./auth";
+import { buildGatewayServer } from "./server/server";
+import type { GatewayScope } from "./server/tools";
+import { gatewaySessions } from "./sessions/sessions";
 
 /**
  * Switchboard as an MCP server (streamable HTTP), framework-free: a Web Request in, a Response out.
@@ -25,7 +25,7 @@ import type { GatewayScope } from "./gateway-tools";
  *
  * Every request authenticates; a session only serves the principal and endpoint that opened it.
  * Host/Origin (DNS rebinding) are checked before this runs: by proxy.ts on Next.js's routes, by
- * gateway-entry.ts on the Switchboard server's own gateway path (server.mjs).
+ * http/entry.ts on the Switchboard server's own gateway path (server.mjs).
  */
 
 export type GatewayOptions = { scope: GatewayScope };

@@ -9,7 +9,7 @@ import type {
   HealthResult,
   PoolEvent,
 } from "./pool-events";
-import { StderrBuffer } from "./stderr-buffer";
+import { StderrBuffer } from "./transport/stderr";
 import type { OpenedTransport } from "./transports";
 
 /**

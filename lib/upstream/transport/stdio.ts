@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { MessageFramer } from "./message-framer";
+import { MessageFramer } from "./framer";
 import { listEscapedDescendants, spawnInGroup, terminateGroup } from "./process-group";
 
 /**
