@@ -28,7 +28,7 @@ step() {
 step "deps" bash scripts/ensure-test-deps.sh
 step "stdio-user" bash scripts/share-checkout-with-stdio-user.sh
 step "typecheck" npx tsc --noEmit
-step "lint" npx biome check .
+step "lint" npm run lint --silent
 step "unit" npx vitest run --project unit
 step "integration" npx vitest run --project integration
 step "build" npx next build

@@ -38,6 +38,8 @@ export const mcpServers = pgTable(
      * launch specs open to owners only stay allowed while the launch is the one an owner saved.
      */
     launchApprovedBy: text("launch_approved_by"),
+    /** Why a policy disabled the server (shown as its last error); cleared when it is enabled again. */
+    disabledReason: text("disabled_reason"),
     ...timestamps(),
   },
   (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],

@@ -2,8 +2,8 @@ import { headers } from "next/headers";
 import { type Actor, resolveOperator } from "@/lib/auth/actor";
 import { assertRoleCan, type Permission } from "@/lib/auth/permissions";
 import type { Database } from "@/lib/db/client";
-import { getDatabase } from "@/lib/db/process-db";
 import { type ErrorBody, toAppError, toErrorBody } from "@/lib/errors";
+import { getDatabase } from "@/lib/runtime/process-db";
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ErrorBody };
 

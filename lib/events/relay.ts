@@ -3,8 +3,15 @@ import { asc, gt, max } from "drizzle-orm";
 import type postgres from "postgres";
 import { events } from "@/db/schema";
 import type { DatabaseHandle } from "@/lib/db/client";
+import type { RecordedEvent } from "./event-types";
 import { readEventsByIds } from "./history";
-import type { EventHub } from "./hub";
+
+/** What the relay needs of the hub it feeds (the hub owns it; a type here keeps the two acyclic). */
+export type RelayTarget = {
+  readonly lastPublishedId: number;
+  hasPublished(id: number): boolean;
+  publish(event: RecordedEvent, source: "relay"): boolean;
+};
 
 /** The NOTIFY channel; payloads are `{"id":…,"tenantId":"…"}` — never the event (8000-byte limit). */
 export const EVENT_CHANNEL = "switchboard_events";
@@ -50,7 +57,7 @@ export class EventRelay {
   private readonly batchDelayMs: number;
 
   constructor(
-    private readonly hub: EventHub,
+    private readonly hub: RelayTarget,
     readonly handle: DatabaseHandle,
     options: EventRelayOptions = {},
   ) {

@@ -1,5 +1,5 @@
 import type { Database } from "@/lib/db/client";
-import { getDatabase } from "@/lib/db/process-db";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { parseEventFilter } from "./filter";
 import { readEventsAfter } from "./history";
 import { startEventRelay, subscribeEvents } from "./record-event";

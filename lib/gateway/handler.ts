@@ -1,10 +1,10 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
-import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./auth";
 import { buildGatewayServer } from "./server/server";
 import type { GatewayScope } from "./server/tools";

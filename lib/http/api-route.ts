@@ -2,8 +2,8 @@ import { type Actor, authorityOf, resolveActor } from "@/lib/auth/actor";
 import { type Authority, assertInstanceOwner } from "@/lib/auth/instance-owners";
 import { assertRoleCan, type Permission } from "@/lib/auth/permissions";
 import type { Database, DatabaseDriver } from "@/lib/db/client";
-import { getDatabase } from "@/lib/db/process-db";
 import { toAppError, toErrorBody } from "@/lib/errors";
+import { getDatabase } from "@/lib/runtime/process-db";
 
 export type PublicContext<P> = { req: Request; params: P; db: Database; driver: DatabaseDriver };
 export type ApiContext<P> = PublicContext<P> & { actor: Actor; tenant: Actor["tenant"] };

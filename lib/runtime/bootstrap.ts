@@ -1,3 +1,4 @@
+import "server-only";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";

@@ -1,11 +1,12 @@
+import "server-only";
 import path from "node:path";
 import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
-import { getDatabase, type ProcessDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
+import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
 import { startServerRuntime } from "./server-runtime";

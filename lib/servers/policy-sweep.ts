@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type McpServer, mcpServers, serverStatus, tenants } from "@/db/schema";
+import { type McpServer, mcpServers, tenants } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
@@ -73,17 +73,12 @@ export async function disableRefusedServers(db: Database, refused: readonly Refu
     const { refusal } = server;
     const diagnostic = `Disabled: ${refusal.policy === "instance" ? "the instance policy" : "the workspace's egress policy"} no longer allows this server (${refusal.rule}): ${refusal.reason}`;
     await db.transaction(async (tx) => {
+      // On the server's own row: a connect attempt failing at the same moment writes its error to
+      // the status, and must not bury why the server is off.
       await tx
         .update(mcpServers)
-        .set({ enabled: false, updatedAt: new Date() })
+        .set({ enabled: false, disabledReason: diagnostic, updatedAt: new Date() })
         .where(eq(mcpServers.id, server.id));
-      await tx
-        .insert(serverStatus)
-        .values({ serverId: server.id, tenantId: server.tenantId, state: "disabled", lastError: diagnostic })
-        .onConflictDoUpdate({
-          target: serverStatus.serverId,
-          set: { state: "disabled", lastError: diagnostic, lastErrorAt: new Date(), updatedAt: new Date() },
-        });
       const ref = { serverId: server.id, serverName: server.name };
       await recordEvent(tx, {
         tenantId: server.tenantId,

@@ -97,7 +97,13 @@ export async function updateServer(
   try {
     await db
       .update(mcpServers)
-      .set({ ...toColumns(config), ...launchColumns(config, permit, approvedBy), updatedAt: new Date() })
+      .set({
+        ...toColumns(config),
+        ...launchColumns(config, permit, approvedBy),
+        // Enabled again (the check above passed): why a policy once disabled it is history.
+        disabledReason: config.enabled ? null : current.disabledReason,
+        updatedAt: new Date(),
+      })
       .where(eq(mcpServers.id, current.id));
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(config.name);
@@ -152,7 +158,7 @@ const nameTaken = (name: string) =>
 
 type ColumnValues = Omit<
   NewMcpServer,
-  "id" | "tenantId" | "createdAt" | "updatedAt" | "programPath" | "launchApprovedBy"
+  "id" | "tenantId" | "createdAt" | "updatedAt" | "programPath" | "launchApprovedBy" | "disabledReason"
 >;
 
 function toColumns(config: ServerConfig): ColumnValues {

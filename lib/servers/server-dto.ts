@@ -84,7 +84,7 @@ export function toServerDto(
     callTimeoutMs: row.callTimeoutMs,
     healthIntervalSeconds: row.healthIntervalSeconds,
     status: row.enabled ? (context.status?.state ?? "unknown") : "disabled",
-    lastError: context.status?.lastError ?? null,
+    lastError: row.disabledReason ?? context.status?.lastError ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -58,14 +58,16 @@ export async function getServerDiagnostics(db: Database, ref: ServerRef) {
     persisted && (persisted.exitCode !== null || persisted.exitSignal !== null)
       ? { code: persisted.exitCode, signal: persisted.exitSignal }
       : null;
-  const persistedError = persisted?.lastError
-    ? { message: persisted.lastError, at: persisted.lastErrorAt?.toISOString() }
-    : null;
+  const persistedError = row.disabledReason
+    ? { message: row.disabledReason, at: row.updatedAt.toISOString() }
+    : persisted?.lastError
+      ? { message: persisted.lastError, at: persisted.lastErrorAt?.toISOString() }
+      : null;
   return {
     server: row.name,
     state: live?.state ?? (row.enabled ? (persisted?.state ?? "disconnected") : "disabled"),
     live: live ?? null,
-    lastError: live?.lastError ?? persistedError,
+    lastError: row.disabledReason ? persistedError : (live?.lastError ?? persistedError),
     exit: live?.exit ?? persistedExit,
     stderrTail: live?.stderr ?? persisted?.stderrTail ?? "",
     healthHistory: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })),

@@ -1,7 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { memberships, type Role, type Tenant, tenants } from "@/db/schema";
-import type { Actor } from "@/lib/auth/actor";
 import { auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -41,8 +40,13 @@ const toWorkspaceDto = ({ tenant, role }: Membership): WorkspaceDto => ({
   role,
 });
 
+/** Who asks (an Actor fits): a person, or an API key of one workspace. */
+type WorkspaceCaller =
+  | { kind: "operator"; userId: string; instanceOwner: boolean }
+  | { kind: "api_key"; tenant: Tenant; role: Role | null };
+
 /** A person's workspaces; an API key belongs to one workspace only. */
-export async function listWorkspacesOf(db: Database, actor: Actor): Promise<WorkspaceDto[]> {
+export async function listWorkspacesOf(db: Database, actor: WorkspaceCaller): Promise<WorkspaceDto[]> {
   if (actor.kind === "operator")
     return (await listMemberships(db, { userId: actor.userId })).map(toWorkspaceDto);
   return actor.role ? [toWorkspaceDto({ tenant: actor.tenant, role: actor.role })] : [];
@@ -51,7 +55,7 @@ export async function listWorkspacesOf(db: Database, actor: Actor): Promise<Work
 /** POST /api/v1/workspaces: a person creates it (and becomes its first admin); a key has nobody to make admin. */
 export async function createWorkspaceAs(
   db: Database,
-  params: { actor: Actor; input: unknown },
+  params: { actor: WorkspaceCaller; input: unknown },
 ): Promise<WorkspaceDto> {
   const { actor } = params;
   if (actor.kind !== "operator") {

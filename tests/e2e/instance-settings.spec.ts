@@ -112,22 +112,20 @@ test("a policy that would refuse registered servers lists them, and leaving it d
     await expect(commands).toHaveValue(saved);
     await expectDemoServersEnabled(api);
 
-    // The instance policy the same way: without the demo server's exact launch, local-tools is refused.
+    // The instance policy the same way: with no working folder allowed, servers that run in one
+    // (both demo servers run in the project folder) are refused.
     await page.goto("/settings/instance");
-    await page
-      .getByTestId("launch-spec")
-      .filter({ hasText: "local-tools.ts" })
-      .getByRole("button", { name: /^Remove the launch spec/ })
-      .click();
-    await expect(page.getByTestId("launch-spec").filter({ hasText: "local-tools.ts" })).toHaveCount(0);
+    const folders = page.getByRole("textbox", { name: "Working folders" });
+    const savedFolders = await folders.inputValue();
+    await folders.fill("");
     await page.getByRole("button", { name: "Save instance policy" }).click();
     const refused = page.getByTestId("affected-servers");
     await expect(refused).toContainText("local-tools (in Default workspace)");
-    await expect(refused).not.toContainText("files (in");
+    await expect(refused).toContainText("files (in Default workspace)");
     await refused.getByRole("button", { name: "Keep editing" }).click();
     await expect(refused).toBeHidden();
     await page.reload();
-    await expect(page.getByTestId("launch-spec").filter({ hasText: "local-tools.ts" })).toHaveCount(1);
+    await expect(folders).toHaveValue(savedFolders);
     await expectDemoServersEnabled(api);
   } finally {
     await api.put("/api/v1/policy/egress", { data: originalEgress });

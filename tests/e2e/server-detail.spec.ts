@@ -54,7 +54,9 @@ test("server-everything's detail page: live status, full catalog, health check a
   await expect(page.getByRole("tabpanel").getByRole("row")).not.toHaveCount(0);
 
   await page.getByRole("tab", { name: "Diagnostics" }).click();
-  await expect(page.getByRole("tabpanel")).toContainText("npx --no-install mcp-server-everything stdio");
+  await expect(page.getByRole("tabpanel")).toContainText(
+    "npx -y @modelcontextprotocol/server-everything stdio",
+  );
 
   await page.getByRole("tab", { name: "Snapshots" }).click();
   await expect(page.getByTestId("snapshot").first()).toContainText("17");

@@ -76,15 +76,29 @@ test("the egress policy refuses a bad host pattern beside its field, and a saved
   api,
 }) => {
   const original = ((await (await api.get("/api/v1/policy/egress")).json()) as { policy: unknown }).policy;
-  // What client configurations run: the instance policy lets its owner (the bootstrap key) register it.
+  const instance = (
+    (await (await api.get("/api/v1/instance/policy")).json()) as {
+      policy: { stdio: { launchSpecs: unknown[] } };
+    }
+  ).policy;
+  // A program the instance allows every workspace to run exactly so, and no other server uses.
   const server = {
     name: `egress-e2e-${Math.random().toString(36).slice(2, 8)}`,
     transport: "stdio",
-    command: "npx",
-    args: ["-y", "@modelcontextprotocol/server-everything"],
+    command: "cat",
     enabled: false,
   };
   try {
+    const withCat = structuredClone(instance);
+    withCat.stdio.launchSpecs.push({
+      program: "cat",
+      args: [],
+      rest: false,
+      audience: "everyone",
+      why: "e2e",
+    });
+    expect((await api.put("/api/v1/instance/policy", { data: withCat })).status()).toBe(200);
+
     await page.goto("/settings/egress");
     const hosts = page.getByRole("textbox", { name: "Allowed hosts" });
     const savedHosts = await hosts.inputValue();
@@ -99,36 +113,27 @@ test("the egress policy refuses a bad host pattern beside its field, and a saved
     await page.reload();
     await expect(hosts).toHaveValue(savedHosts);
 
-    // A program the workspace leaves out of its list is refused at registration, naming the rule,
-    // though the instance policy allows it…
-    const commands = page.getByRole("textbox", { name: "Allowed stdio commands" });
-    const listed = await commands.inputValue();
-    await commands.fill(
-      listed
-        .split("\n")
-        .filter((c) => c.trim() !== "npx")
-        .join("\n"),
-    );
-    await page.getByRole("button", { name: "Save policy" }).click();
-    await expect(page.getByText("Saved. New connections use this policy.")).toBeVisible();
+    // A program outside the workspace's list is refused at registration, naming the rule, though
+    // the instance policy allows it…
     const refused = await api.post("/api/v1/servers", { data: server });
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
-      /^Refused by the workspace's egress policy \(stdio\.allowedCommands\): the command "npx"/,
+      /^Refused by the workspace's egress policy \(stdio\.allowedCommands\): the command "cat"/,
     );
 
-    // …and accepted once an admin adds it back here.
-    await page.reload();
-    await commands.fill(`${await commands.inputValue()}\nnpx`);
+    // …and accepted once an admin adds it here.
+    const commands = page.getByRole("textbox", { name: "Allowed stdio commands" });
+    await commands.fill(`${await commands.inputValue()}\ncat`);
     await page.getByRole("button", { name: "Save policy" }).click();
     await expect(page.getByText("Saved. New connections use this policy.")).toBeVisible();
     await page.reload();
-    await expect(commands).toHaveValue(/npx/);
+    await expect(commands).toHaveValue(/cat/);
     const accepted = await api.post("/api/v1/servers", { data: server });
     expect(accepted.status(), await accepted.text()).toBe(201);
   } finally {
     await api.delete(`/api/v1/servers/${server.name}`);
     await api.put("/api/v1/policy/egress", { data: original });
+    await api.put("/api/v1/instance/policy", { data: instance });
   }
 });
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import {
   createTestAgent,
   createTestApiKey,

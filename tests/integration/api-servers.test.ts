@@ -9,7 +9,7 @@ import {
   PATCH as patchServerRoute,
 } from "@/app/api/v1/servers/[name]/route";
 import { GET as listServersRoute, POST as postServerRoute } from "@/app/api/v1/servers/route";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import packageJson from "@/package.json";
 import { createTestApiKey, drivers, openProcessTestDatabase } from "../fixtures/databases";
 

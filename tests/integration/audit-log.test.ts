@@ -6,7 +6,7 @@ import { GET as auditRoute } from "@/app/api/v1/audit/route";
 import { POST as postInvitationRoute } from "@/app/api/v1/invitations/route";
 import { memberships } from "@/db/schema";
 import { signIn } from "@/lib/auth/sign-in";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { createWorkspace } from "@/lib/tenancy/workspaces";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 import { bearer, type Json, senderAs } from "../fixtures/route-request";

@@ -6,9 +6,9 @@ import { apiKeys, auditEvents, memberships, users } from "@/db/schema";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { completeSetup, issueSetupToken } from "@/lib/auth/setup";
 import { signIn } from "@/lib/auth/sign-in";
-import type { ProcessDatabase } from "@/lib/db/process-db";
 import { AppError } from "@/lib/errors";
 import { bootstrapDatabase } from "@/lib/runtime/bootstrap";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as listEventsRoute } from "@/app/api/v1/events/route";
 import { GET as streamRoute } from "@/app/api/v1/events/stream/route";
 import { tenants } from "@/db/schema";
-import type { ProcessDatabase } from "@/lib/db/process-db";
 import type { RecordedEvent, SwitchboardEvent } from "@/lib/events/event-types";
 import type { EventPage } from "@/lib/events/history";
 import { processEventHub, recordEvent } from "@/lib/events/record-event";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import {
   createTestApiKey,
   createTestOperator,

@@ -5,11 +5,11 @@ import { GET, PUT } from "@/app/api/v1/settings/gateway/route";
 import { auditEvents, events, tenants } from "@/db/schema";
 import type { Actor } from "@/lib/auth/actor";
 import type { DatabaseHandle } from "@/lib/db/client";
-import type { ProcessDatabase } from "@/lib/db/process-db";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { createPrincipal, deletePrincipal } from "@/lib/principals/principals";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import {
   createTestAgent,
   createTestApiKey,

@@ -14,7 +14,7 @@ import type { NewCall } from "@/lib/calls/record-call";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { StoppedRunnerSweeper } from "@/lib/calls/stopped-runners";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 

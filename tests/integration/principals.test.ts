@@ -6,7 +6,7 @@ import { POST as postKeyRoute } from "@/app/api/v1/principals/[id]/keys/route";
 import { DELETE as deletePrincipalRoute, GET as getPrincipalRoute } from "@/app/api/v1/principals/[id]/route";
 import { GET as listPrincipalsRoute, POST as postPrincipalRoute } from "@/app/api/v1/principals/route";
 import { resolveActor } from "@/lib/auth/actor";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 import { senderAs } from "../fixtures/route-request";
 

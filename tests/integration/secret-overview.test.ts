@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { listSecretOverview } from "@/lib/secrets/secret-overview";
 import { putSecret } from "@/lib/secrets/secrets";
 import { registerServer } from "@/lib/servers/registry";

@@ -9,7 +9,7 @@ import { GET as toolsRoute } from "@/app/api/v1/servers/[name]/tools/route";
 import { POST as postServerRoute } from "@/app/api/v1/servers/route";
 import { events, serverStatus } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { ServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
 import { deleteServer, getServerRowOrThrow, registerServer, updateServer } from "@/lib/servers/registry";
 import { listGroupMembers } from "@/lib/upstream/transport/process-group";

@@ -4,7 +4,7 @@ import { GET as getToolRoute, PATCH as patchToolRoute } from "@/app/api/v1/tools
 import { GET as listToolsRoute } from "@/app/api/v1/tools/route";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { registerServer } from "@/lib/servers/registry";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 

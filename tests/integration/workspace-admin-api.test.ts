@@ -12,7 +12,7 @@ import { resolveActor } from "@/lib/auth/actor";
 import { verifyApiKey } from "@/lib/auth/api-keys";
 import { getInvitation } from "@/lib/auth/invitations";
 import { signIn } from "@/lib/auth/sign-in";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import {
   createTestAgent,
   createTestApiKey,

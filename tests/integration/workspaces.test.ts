@@ -10,7 +10,7 @@ import { GET as listServersRoute } from "@/app/api/v1/servers/route";
 import { tenants } from "@/db/schema";
 import { WORKSPACE_COOKIE } from "@/lib/auth/actor";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
-import type { ProcessDatabase } from "@/lib/db/process-db";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { listSecrets, readSecretValue } from "@/lib/secrets/secrets";
 import { registerServer } from "@/lib/servers/registry";
 import {

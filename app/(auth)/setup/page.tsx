@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { type CredentialField, CredentialsForm } from "@/components/auth/credentials-form";
 import { needsSetup, setupNeedsToken } from "@/lib/auth/setup";
-import { getDatabase } from "@/lib/db/process-db";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { completeSetupAction } from "../actions";
 
 export const metadata: Metadata = { title: "Set up" };

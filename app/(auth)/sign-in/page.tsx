@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { CredentialsForm } from "@/components/auth/credentials-form";
 import { Alert } from "@/components/ui/alert";
 import { needsSetup } from "@/lib/auth/setup";
-import { getDatabase } from "@/lib/db/process-db";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { signInAction } from "../actions";
 
 export const metadata: Metadata = { title: "Sign in" };

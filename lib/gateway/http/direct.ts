@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { getDatabase } from "@/lib/db/process-db";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { authenticateGateway } from "@/lib/gateway/auth";
@@ -13,6 +12,7 @@ import type { GatewaySession } from "@/lib/gateway/sessions/session";
 import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
+import { getDatabase } from "@/lib/runtime/process-db";
 
 /**
  * The gateway's hot path: a plain `tools/call` answered straight from Node's request and response,

@@ -9,7 +9,7 @@ import {
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { CallerChannel, LogMessage, RelayedRequest } from "@/lib/upstream/caller-relay";
-import type { RequestExtra } from "./server";
+import type { RequestExtra } from "./context";
 
 /** How the caller's client is reached: the SDK's per-request senders, or what stands in for them. */
 export type CallerSend = Pick<RequestExtra, "sendRequest" | "sendNotification">;

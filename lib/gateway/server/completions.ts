@@ -7,7 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { catalogScopeOf, findPrompt, findTemplateServer, pooledClient } from "./catalog";
-import type { GatewayContext } from "./server";
+import type { GatewayContext } from "./context";
 
 /**
  * completion/complete for the arguments of a permitted server's prompts and resource templates,

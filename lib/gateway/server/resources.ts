@@ -23,7 +23,7 @@ import {
   pooledClient,
   resourceServerOrThrow,
 } from "./catalog";
-import type { GatewayContext } from "./server";
+import type { GatewayContext } from "./context";
 
 /**
  * Resources, resource templates and prompts of permitted servers (gateway-catalog says which),

@@ -1,54 +1,29 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
-  type LoggingLevel,
   type Progress,
-  type ServerNotification,
-  type ServerRequest,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
-import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { attachCaller, type CallerChannel } from "@/lib/upstream/caller-relay";
 import { callThroughGateway } from "./call";
 import { gatewayCaller } from "./caller";
 import { registerCompletionHandler } from "./completions";
+import type { GatewayContext } from "./context";
 import { callMetaTool, isMetaTool, metaTools } from "./meta-tools";
 import type { ProgressSend } from "./progress";
 import { registerResourceHandlers } from "./resources";
 import { registerSubscriptionHandlers } from "./subscriptions";
-import { type GatewayScope, listGatewayTools, resolveGatewayName } from "./tools";
+import { listGatewayTools, resolveGatewayName } from "./tools";
 
 /**
  * The gateway's MCP server: one per session, or one per stateless request. Everything it answers
  * is read from the database at the time of the request (principal, grants, catalog, calls), so a
  * session holds no answer that could go stale — only the client's declared capabilities and log level.
  */
-
-export type RequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-/** What a session keeps between requests. */
-export type GatewaySessionState = {
-  readonly id: string;
-  /** Set by logging/setLevel: less severe messages are not relayed. */
-  logLevel: LoggingLevel | undefined;
-  notifyResourceUpdated: (uri: string) => void;
-  /** True once the session ended. */
-  readonly closed: boolean;
-};
-
-export type GatewayContext = {
-  principal: GatewayPrincipal;
-  scope: GatewayScope;
-  /** The session this server belongs to; undefined when it answers one stateless request. */
-  session: GatewaySessionState | undefined;
-  /** A fresh signal for one request: aborted by the client's cancellation or its HTTP request going away. */
-  signalFor: (extra: RequestExtra) => AbortSignal;
-};
 
 const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
 

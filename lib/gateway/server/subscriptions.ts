@@ -8,7 +8,7 @@ import {
 import type { Database } from "@/lib/db/client";
 import { subscribeEvents } from "@/lib/events/record-event";
 import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./catalog";
-import type { GatewayContext } from "./server";
+import type { GatewayContext } from "./context";
 
 /**
  * Resource subscriptions through the gateway, for sessions only: a stateless request has no

@@ -1,9 +1,9 @@
-import { getDatabase } from "@/lib/db/process-db";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { catalogScopeOf, permittedServers } from "@/lib/gateway/server/catalog";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import { getDatabase } from "@/lib/runtime/process-db";
 import type { GatewaySession, ListName } from "./session";
 
 /**

@@ -6,7 +6,8 @@ import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { mayAskBack } from "@/lib/gateway/server/caller";
-import { buildGatewayServer, type GatewaySessionState, type RequestExtra } from "@/lib/gateway/server/server";
+import type { GatewaySessionState, RequestExtra } from "@/lib/gateway/server/context";
+import { buildGatewayServer } from "@/lib/gateway/server/server";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { SessionEventStore } from "./event-store";
 

@@ -6,7 +6,7 @@ import { JoinButton } from "@/components/auth/join-button";
 import { Alert } from "@/components/ui/alert";
 import { getAuth } from "@/lib/auth/better-auth";
 import { getInvitation } from "@/lib/auth/invitations";
-import { getDatabase } from "@/lib/db/process-db";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { acceptInvitationAction } from "../../actions";
 
 export const metadata: Metadata = { title: "Join a workspace" };

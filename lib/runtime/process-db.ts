@@ -1,9 +1,10 @@
+import "server-only";
 import type { Tenant } from "@/db/schema";
+import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
+import { secureDataDir } from "@/lib/db/data-dir-permissions";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
-import { type DatabaseHandle, openDatabase } from "./client";
-import { secureDataDir } from "./data-dir-permissions";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
 
