@@ -10,6 +10,7 @@ import {
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "@/lib/events/event-types";
 import { processEventHub } from "@/lib/events/record-event";
 import { EVENT_CHANNEL } from "@/lib/events/relay";
+import { processSingleton } from "@/lib/process-singleton";
 import { type CallEventDetail, callRefOf } from "./call-events";
 import type { CallRow, CallView } from "./call-view";
 import { GroupCommit } from "./group-commit";
@@ -135,13 +136,9 @@ class CallJournal {
   }
 }
 
-// Per database, on globalThis: Next.js bundles this module more than once, and the copy that opens
-// the intent log at start-up is not the one a route handler imports.
-const state = globalThis as typeof globalThis & {
-  __switchboardCallJournals?: WeakMap<Database, CallJournal>;
-};
-state.__switchboardCallJournals ??= new WeakMap();
-const journals = state.__switchboardCallJournals;
+// Per database, per process: the copy of this module that opens the intent log at start-up is not
+// the one a route handler imports.
+const journals = processSingleton("CallJournals", () => new WeakMap<Database, CallJournal>());
 
 function journalOf(db: Database): CallJournal {
   let journal = journals.get(db);

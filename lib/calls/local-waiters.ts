@@ -1,3 +1,4 @@
+import { processSingleton } from "@/lib/process-singleton";
 import type { CallToolOptions } from "@/lib/upstream/pool";
 
 /**
@@ -8,9 +9,7 @@ import type { CallToolOptions } from "@/lib/upstream/pool";
  */
 type WaiterOptions = Pick<CallToolOptions, "signal" | "onProgress">;
 
-const state = globalThis as typeof globalThis & { __switchboardCallWaiters?: Map<string, WaiterOptions> };
-state.__switchboardCallWaiters ??= new Map();
-const waiters = state.__switchboardCallWaiters;
+const waiters = processSingleton("CallWaiters", () => new Map<string, WaiterOptions>());
 
 export function registerLocalWaiter(callId: string, options: WaiterOptions): () => void {
   if (!options.signal && !options.onProgress) return () => {};

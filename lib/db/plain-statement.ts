@@ -1,3 +1,4 @@
+import { processSingleton } from "@/lib/process-singleton";
 import type { Database } from "./client";
 
 /**
@@ -22,11 +23,7 @@ type PostgresClient = { unsafe: (text: string) => { simple: () => Promise<unknow
 
 // Per PGlite instance, on globalThis: Next.js bundles this module more than once, and every copy
 // must know what the shared instance already has.
-const state = globalThis as typeof globalThis & {
-  __switchboardPrepared?: WeakMap<PgliteClient, Map<string, Promise<void>>>;
-};
-state.__switchboardPrepared ??= new WeakMap();
-const prepared = state.__switchboardPrepared;
+const prepared = processSingleton("Prepared", () => new WeakMap<PgliteClient, Map<string, Promise<void>>>());
 
 /** Prepares `template` on `client` once, however many callers ask at the same moment. */
 function prepare(client: PgliteClient, template: StatementTemplate): Promise<void> {

@@ -3,22 +3,10 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import { events } from "@/db/schema";
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
+import { RecentIds } from "./recent-ids";
 import { EVENT_CHANNEL, EventRelay, type EventRelayOptions } from "./relay";
 
 export type EventListener = (event: RecordedEvent) => void;
-
-/** Ids seen recently, oldest evicted first (a Set iterates in insertion order). */
-class RecentIds {
-  private readonly ids = new Set<number>();
-  constructor(private readonly capacity: number) {}
-  has(id: number): boolean {
-    return this.ids.has(id);
-  }
-  add(id: number): void {
-    this.ids.add(id);
-    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as number);
-  }
-}
 
 /**
  * One process's event bus: records (persist, then NOTIFY, then publish), fans out to subscribers,

@@ -1,12 +1,11 @@
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import { processSingleton } from "@/lib/process-singleton";
 import type { RecordedEvent, SwitchboardEvent } from "./event-types";
 import { EventHub, type EventListener } from "./hub";
 import type { EventRelay, EventRelayOptions } from "./relay";
 
 /** The process's one hub, on globalThis so every route bundle (and dev reloads) share it. */
-const state = globalThis as typeof globalThis & { __switchboardEventHub?: EventHub };
-state.__switchboardEventHub ??= new EventHub();
-export const processEventHub: EventHub = state.__switchboardEventHub;
+export const processEventHub: EventHub = processSingleton("EventHub", () => new EventHub());
 
 /**
  * Persists first (the id is the order), then NOTIFYs other processes, then publishes here.

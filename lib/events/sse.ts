@@ -2,6 +2,7 @@ import { AppError } from "@/lib/errors";
 import { GAP_EVENT } from "./event-names";
 import type { RecordedEvent } from "./event-types";
 import { type EventFilter, matchesFilter } from "./filter";
+import { RecentIds } from "./recent-ids";
 
 /*
  * The events SSE stream, framework-free: a Web ReadableStream that replays from the table, then
@@ -87,19 +88,6 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
     // Chunks, not bytes: a few messages may wait in the stream's own queue; the rest is ours to bound.
     new CountQueuingStrategy({ highWaterMark: 16 }),
   );
-}
-
-/** Ids sent recently: replay and live overlap, and nothing may be sent twice. */
-class RecentIds {
-  private readonly ids = new Set<number>();
-  constructor(private readonly capacity: number) {}
-  has(id: number) {
-    return this.ids.has(id);
-  }
-  add(id: number) {
-    this.ids.add(id);
-    if (this.ids.size > this.capacity) this.ids.delete(this.ids.values().next().value as number);
-  }
 }
 
 class StreamSession {

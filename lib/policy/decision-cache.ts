@@ -1,5 +1,6 @@
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * What the call path reads on every call but changes rarely — a principal's grants, the approval
@@ -74,6 +75,4 @@ class DecisionCache {
 }
 
 /** The process's one cache, on globalThis so every route bundle shares it (and its subscription). */
-const state = globalThis as typeof globalThis & { __switchboardDecisionCache?: DecisionCache };
-state.__switchboardDecisionCache ??= new DecisionCache();
-export const decisionCache: DecisionCache = state.__switchboardDecisionCache;
+export const decisionCache: DecisionCache = processSingleton("DecisionCache", () => new DecisionCache());

@@ -1,4 +1,5 @@
 import { ErrorCode, type LoggingMessageNotification } from "@modelcontextprotocol/sdk/types.js";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * What a downstream server may send back towards whoever called it, and who that is.
@@ -81,11 +82,7 @@ export class InFlightCalls {
  * unchanged to the pool, so the channel rides on it instead of widening every signature on that
  * path. On globalThis, like the pool: the gateway's route bundles and the runtime share one table.
  */
-const state = globalThis as typeof globalThis & {
-  __switchboardCallerChannels?: WeakMap<AbortSignal, CallerChannel>;
-};
-state.__switchboardCallerChannels ??= new WeakMap();
-const channels = state.__switchboardCallerChannels;
+const channels = processSingleton("CallerChannels", () => new WeakMap<AbortSignal, CallerChannel>());
 
 export function attachCaller(signal: AbortSignal, caller: CallerChannel): () => void {
   channels.set(signal, caller);

@@ -7,6 +7,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Database } from "@/lib/db/client";
 import { subscribeEvents } from "@/lib/events/record-event";
+import { processSingleton } from "@/lib/process-singleton";
 import { catalogScopeOf, resourceServerOrThrow, runningPool } from "./catalog";
 import type { GatewayContext } from "./context";
 
@@ -149,11 +150,10 @@ class ResourceSubscriptions {
   }
 }
 
-const state = globalThis as typeof globalThis & {
-  __switchboardResourceSubscriptions?: ResourceSubscriptions;
-};
-state.__switchboardResourceSubscriptions ??= new ResourceSubscriptions();
-export const resourceSubscriptions = state.__switchboardResourceSubscriptions;
+export const resourceSubscriptions = processSingleton(
+  "ResourceSubscriptions",
+  () => new ResourceSubscriptions(),
+);
 
 export function registerSubscriptionHandlers(server: Server, db: Database, context: GatewayContext): void {
   const perRequest = catalogScopeOf(context);

@@ -2,6 +2,7 @@ import type { Database } from "@/lib/db/client";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { processSingleton } from "@/lib/process-singleton";
 import { GatewaySession } from "./session";
 import { followWorkspaceChanges } from "./session-events";
 
@@ -103,6 +104,4 @@ class GatewaySessions {
   }
 }
 
-const state = globalThis as typeof globalThis & { __switchboardGatewaySessions?: GatewaySessions };
-state.__switchboardGatewaySessions ??= new GatewaySessions();
-export const gatewaySessions = state.__switchboardGatewaySessions;
+export const gatewaySessions = processSingleton("GatewaySessions", () => new GatewaySessions());
