@@ -1,21 +1,24 @@
 import { inArray } from "drizzle-orm";
 import { calls } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import {
-  type BoundStatement,
-  literal,
-  runStatements,
-  type StatementTemplate,
-} from "@/lib/db/plain-statement";
-import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "@/lib/events/event-types";
+import { literal, runStatements } from "@/lib/db/plain-statement";
 import { processEventHub } from "@/lib/events/record-event";
-import { EVENT_CHANNEL } from "@/lib/events/relay";
 import { processSingleton } from "@/lib/process-singleton";
-import { type CallEventDetail, callRefOf } from "./call-events";
-import type { CallRow, CallView } from "./call-view";
+import type { CallView } from "./call-view";
 import { GroupCommit } from "./group-commit";
 import { IntentLog } from "./intent-log";
-import { type NewCall, toCallValues } from "./record-call";
+import {
+  type CallEnding,
+  type EventRow,
+  type FinishedCall,
+  finishOf,
+  journalTemplates,
+  type StartRecord,
+  startOf,
+  startRecordOf,
+  wholeOf,
+} from "./journal-statements";
+import type { NewCall } from "./record-call";
 
 /**
  * The record of an allowed call that runs at once: the call, `running`, with its `call.requested`
@@ -37,16 +40,6 @@ import { type NewCall, toCallValues } from "./record-call";
  * caller pays one round trip; eight concurrent callers share a few.
  */
 const START_DEFER_MS = 50;
-
-/** How a call ended, as finishCall computed it (already scrubbed and bounded). */
-export type CallEnding = Pick<
-  CallRow,
-  "status" | "result" | "errorCode" | "errorMessage" | "durationMs" | "finishedAt" | "sealedArguments"
->;
-export type FinishedCall = { view: CallView; ending: CallEnding; event: CallEventDetail };
-
-/** What a start writes: its statement's arguments (unrendered) and its two events. */
-type StartRecord = { view: CallView; values: Array<string | null>; payloads: SwitchboardEvent[] };
 
 type JournalEntry =
   | { kind: "start"; start: StartRecord; logged: boolean }
@@ -233,69 +226,6 @@ export async function openCallIntents(
   return written;
 }
 
-/**
- * The journal's statements. Every value is cast, so the statement can be prepared without
- * knowing its arguments' types; the NOTIFY column only where another process could listen.
- */
-function journalTemplates(db: Database): Record<"start" | "whole" | "finish", StatementTemplate> {
-  const notifies = processEventHub.announcesOutsideTransactions(db);
-  const notified = notifies
-    ? `pg_notify(${literal(EVENT_CHANNEL)}, json_build_object('id', id, 'tenantId', tenant_id)::text)`
-    : "null";
-  const suffix = notifies ? "notify" : "quiet";
-  // A call's row and its first two events, from the start's arguments: $1 id, $2 tenant,
-  // $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name, $8 effect,
-  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data. The
-  // journal's events carry the times they describe, by the application's clock like the call's
-  // own times: a start written late (deferred) is not dated late.
-  const callColumns = `id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-    effect, arguments, sealed_arguments, created_at, started_at`;
-  const callValues = `$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-    $9::jsonb, $10::text, $11::timestamptz, $12::timestamptz`;
-  const startEvents = `($2::text, 'call.requested', $5::text, $1::text, $13::jsonb, $11::timestamptz),
-    ($2::text, 'call.started', $5::text, $1::text, $14::jsonb, $12::timestamptz)`;
-  const insertCall = (columns: string, values: string, moreEvents = "") => `with inserted_call as (
-      insert into calls (${callColumns}, ${columns}) values (${callValues}, ${values})
-      returning id
-    ), inserted as (
-      insert into events (tenant_id, type, server_id, call_id, data, created_at)
-      values ${startEvents}${moreEvents}
-      returning id, tenant_id, created_at
-    )
-    select id, created_at, ${notified} as notified from inserted order by id`;
-  return {
-    start: { name: `journal_start_${suffix}`, text: insertCall("status", "'running'") },
-    // Then the ending: $15 status, $16 result, $17 error code, $18 error message, $19 duration,
-    // $20 finished, $21 event type, $22 event data.
-    whole: {
-      name: `journal_whole_${suffix}`,
-      text: insertCall(
-        "status, result, error_code, error_message, duration_ms, finished_at",
-        "$15::text, $16::jsonb, $17::text, $18::text, $19::int, $20::timestamptz",
-        ", ($2::text, $21::text, $5::text, $1::text, $22::jsonb, $20::timestamptz)",
-      ),
-    },
-    // $1 id, $2 status, $3 result, $4 error code, $5 error message, $6 duration, $7 finished,
-    // $8 event type, $9 event data. Only a call still running is ended, and only then is its event
-    // written: ending a call someone else ended first (a cancellation) writes nothing.
-    finish: {
-      name: `journal_finish_${suffix}`,
-      text: `with updated as (
-        update calls set status = $2::text, result = $3::jsonb, error_code = $4::text,
-          error_message = $5::text, duration_ms = $6::int, finished_at = $7::timestamptz,
-          sealed_arguments = null
-        where id = $1::text and status = 'running'
-        returning id, tenant_id, server_id
-      ), inserted as (
-        insert into events (tenant_id, type, server_id, call_id, data, created_at)
-        select tenant_id, $8::text, server_id, id, $9::jsonb, coalesce($7::timestamptz, now()) from updated
-        returning id, tenant_id, created_at
-      )
-      select id, created_at, ${notified} as notified from inserted`,
-    },
-  };
-}
-
 async function writeJournal(
   db: Database,
   journal: CallJournal,
@@ -334,144 +264,3 @@ function forgetLogged(journal: CallJournal, batch: JournalEntry[]): void {
     console.error(`[switchboard] intent log not emptied: ${(error as Error).message}`);
   }
 }
-
-/** One entry's statement, and what it resolves to once written. */
-type Written = {
-  statement: BoundStatement;
-  settle: (rows: EventRow[]) => { out: CallView | undefined; recorded: RecordedEvent[] };
-};
-
-/** Where the sealed arguments are among a start's values (the start template's $10). */
-const SEALED_ARGUMENTS = 9;
-
-/** The running call's view and what its start writes, from the decided call. */
-function startRecordOf(newCall: NewCall): StartRecord {
-  const startedAt = new Date();
-  const view: CallView = {
-    call: { ...emptyCallRow, ...toCallValues(newCall), status: "running", startedAt } as CallRow,
-    serverName: newCall.target?.serverName ?? null,
-    requesterName: newCall.requester.name,
-    approval: null,
-    deciderUserName: null,
-    deciderKeyName: null,
-  };
-  const { call } = view;
-  const ref = callRefOf(view);
-  const payloads = (["call.requested", "call.started"] as const).map((type) =>
-    eventSchema.parse({ ...ref, type } satisfies SwitchboardEvent),
-  );
-  const values = [
-    call.id,
-    call.tenantId,
-    call.requesterKind,
-    call.requesterId,
-    call.serverId,
-    call.toolName,
-    call.gatewayName,
-    call.effect,
-    JSON.stringify(call.arguments),
-    call.sealedArguments,
-    call.createdAt.toISOString(),
-    startedAt.toISOString(),
-    ...payloads.map(({ type: _type, ...data }) => JSON.stringify(data)),
-  ];
-  return { view, values, payloads };
-}
-
-function startOf({ view, values, payloads }: StartRecord, template: StatementTemplate): Written {
-  return {
-    statement: { template, args: values.map(literal) },
-    // Rows in id order: requested, then started.
-    settle: (rows) => ({
-      out: view,
-      recorded: rows.map((row, i) => recordedOf(payloads[i], view.call, row)),
-    }),
-  };
-}
-
-function wholeOf(start: StartRecord, finished: FinishedCall, template: StatementTemplate): Written {
-  const ending = endingOf(finished);
-  // An ended call keeps no sealed arguments.
-  const values = start.values.map((value, i) => (i === SEALED_ARGUMENTS ? null : value));
-  const payloads = [...start.payloads, ending.payload];
-  return {
-    statement: { template, args: [...values.map(literal), ...ending.args] },
-    settle: (rows) => ({
-      out: ending.view,
-      recorded: rows.map((row, i) => recordedOf(payloads[i], start.view.call, row)),
-    }),
-  };
-}
-
-function finishOf(finished: FinishedCall, template: StatementTemplate): Written {
-  const ending = endingOf(finished);
-  return {
-    statement: { template, args: [literal(finished.view.call.id), ...ending.args] },
-    settle: ([row]) =>
-      row
-        ? { out: ending.view, recorded: [recordedOf(ending.payload, finished.view.call, row)] }
-        : { out: undefined, recorded: [] },
-  };
-}
-
-/** An ending's arguments (status … event data), its event and the ended call's view. */
-function endingOf({ view, ending, event }: FinishedCall) {
-  const payload = eventSchema.parse({ ...callRefOf(view), ...event } as SwitchboardEvent);
-  const { type, ...data } = payload;
-  return {
-    payload,
-    view: { ...view, call: { ...view.call, ...ending } },
-    args: [
-      literal(ending.status),
-      ending.result === null ? "null" : jsonb(ending.result),
-      literal(ending.errorCode),
-      literal(ending.errorMessage),
-      literal(ending.durationMs),
-      ending.finishedAt ? timestamptz(ending.finishedAt) : "null",
-      literal(type),
-      jsonb(data),
-    ],
-  };
-}
-
-function recordedOf(payload: SwitchboardEvent | undefined, call: CallRow, row: EventRow): RecordedEvent {
-  return {
-    ...(payload as SwitchboardEvent),
-    id: Number(row.id),
-    tenantId: call.tenantId,
-    createdAt: new Date(row.created_at).toISOString(),
-  };
-}
-
-type EventRow = { id: number | string; created_at: string | Date };
-/** Arguments rendered as literals (lib/db/plain-statement.ts). */
-const jsonb = (value: unknown) => literal(JSON.stringify(value));
-
-const timestamptz = (date: Date) => literal(date.toISOString());
-
-/** Columns the database would default, for the in-memory view of a row written without RETURNING. */
-const emptyCallRow: Omit<
-  CallRow,
-  | "id"
-  | "tenantId"
-  | "requesterKind"
-  | "requesterId"
-  | "toolName"
-  | "gatewayName"
-  | "effect"
-  | "arguments"
-  | "status"
-  | "createdAt"
-> = {
-  serverId: null,
-  sealedArguments: null,
-  idempotencyKey: null,
-  result: null,
-  errorCode: null,
-  errorMessage: null,
-  durationMs: null,
-  startedAt: null,
-  finishedAt: null,
-  // Set by the database (the connection's name); not needed in memory.
-  runner: null,
-};
