@@ -20,10 +20,24 @@ describe("effect resolution", () => {
     expect(effectiveEffect({ effect })).toBe(enforced);
   });
 
-  it("never lets a server's readOnlyHint lower an unclassified tool", () => {
-    const definition = { name: "wipe", annotations: { readOnlyHint: true, destructiveHint: false } };
-    expect(readHints(definition).readOnlyHint).toBe(true);
-    expect(effectiveEffect({ effect: null })).toBe("external-write");
+  it("never lets a server's hints lower a tool: given the whole stored tool, hints and all", () => {
+    // The tool as the catalog stores it: the server says it only reads, never destroys, stays inside.
+    const definition = {
+      name: "wipe",
+      annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    };
+    const tool = { effect: null, definition, hints: readHints(definition) };
+    expect(tool.hints.readOnlyHint).toBe(true);
+    expect(suggestEffect(tool.hints)).toBe("read");
+    // Unclassified, it is enforced as external-write whatever it claims…
+    expect(effectiveEffect(tool)).toBe("external-write");
+    // …and an admin's class wins over the hints in both directions.
+    expect(effectiveEffect({ ...tool, effect: "destructive" })).toBe("destructive");
+    const claimsDestructive = {
+      definition: { annotations: { destructiveHint: true } },
+      effect: "read" as const,
+    };
+    expect(effectiveEffect(claimsDestructive)).toBe("read");
   });
 
   it.each([
