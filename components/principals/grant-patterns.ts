@@ -1,17 +1,9 @@
 import type { GovernedToolDto } from "@/components/tools/tool-queries";
+import { grantMatches } from "@/lib/policy/grant-patterns";
 
-/**
- * Grant patterns in the browser, to show what each one covers. The server (lib/policy/grants)
- * validates and enforces them; this mirrors its matching only — importing it would bring zod along.
- */
-export function patternMatches(pattern: string, gatewayName: string): boolean {
-  if (pattern === "*") return true;
-  if (pattern.endsWith("__*")) return gatewayName.startsWith(pattern.slice(0, -1));
-  return pattern === gatewayName;
-}
-
+/** What each grant pattern covers, by the very rule the server enforces. */
 export function toolsMatching(pattern: string, tools: GovernedToolDto[]): GovernedToolDto[] {
-  return tools.filter((tool) => patternMatches(pattern, tool.gatewayName));
+  return tools.filter((tool) => grantMatches(pattern, tool.gatewayName));
 }
 
 export type GrantSuggestion = { value: string; label: string };

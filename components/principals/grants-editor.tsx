@@ -8,7 +8,8 @@ import { toolsListQuery } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import { grantSuggestions, patternMatches } from "./grant-patterns";
+import { grantMatches } from "@/lib/policy/grant-patterns";
+import { grantSuggestions } from "./grant-patterns";
 import { GrantRow } from "./grant-row";
 import { type PrincipalDto, principalKeys } from "./principal-queries";
 
@@ -34,7 +35,7 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
   });
 
   if (!tools) return <QueryFallback error={error} what="the tool catalog" />;
-  const covered = tools.filter((tool) => principal.grants.some((p) => patternMatches(p, tool.gatewayName)));
+  const covered = tools.filter((tool) => principal.grants.some((p) => grantMatches(p, tool.gatewayName)));
 
   const add = (event: FormEvent) => {
     event.preventDefault();
@@ -91,8 +92,7 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
           </Button>
           {draft.trim() ? (
             <span className="text-xs text-slate-500">
-              would match {tools.filter((tool) => patternMatches(draft.trim(), tool.gatewayName)).length}{" "}
-              tools
+              would match {tools.filter((tool) => grantMatches(draft.trim(), tool.gatewayName)).length} tools
             </span>
           ) : null}
         </form>

@@ -1,5 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/client/fetch-json";
+import { decideApprovalGate } from "@/lib/policy/approval-gate";
 import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
 import { type GovernedToolDto, toolKeys } from "./tool-queries";
 
@@ -12,16 +13,16 @@ export const approvalPolicyQuery = () =>
     queryFn: () => fetchJson<{ policy: ApprovalPolicy }>("/api/v1/policy/approvals").then((r) => r.policy),
   });
 
-/**
- * Whether a call to the tool will wait for a person, for display only: the server decides on
- * every call (lib/policy/approval-rules decideApprovalGate) and this must read the same way —
- * "never" is ignored while the tool is unclassified, because that trust was in a reviewed definition.
- */
+/** Whether a call to the tool will wait for a person, for display: the server's own gate, applied here. */
 export function predictApproval(
   tool: Pick<GovernedToolDto, "approvalRule" | "isClassified" | "enforcedEffect">,
   policy: Pick<ApprovalPolicy, "requireApprovalFor">,
 ): boolean {
-  if (tool.approvalRule === "always") return true;
-  if (tool.approvalRule === "never" && tool.isClassified) return false;
-  return policy.requireApprovalFor.includes(tool.enforcedEffect);
+  const decision = decideApprovalGate({
+    effect: tool.enforcedEffect,
+    isClassified: tool.isClassified,
+    rule: tool.approvalRule,
+    policy,
+  });
+  return decision.kind === "needs_approval";
 }

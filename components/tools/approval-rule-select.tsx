@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId } from "react";
 import { inputClass } from "@/components/ui/field";
-import type { ApprovalRule } from "@/lib/policy/approval-rules";
+import type { ApprovalRule } from "@/lib/policy/approval-gate";
 import { approvalPolicyQuery, predictApproval } from "./approval-policy";
 import type { GovernedToolDto } from "./tool-queries";
 import { useUpdateTool } from "./use-update-tool";

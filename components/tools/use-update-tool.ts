@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { updateToolAction } from "@/app/(dashboard)/tools/actions";
 import { serverKeys } from "@/components/servers/server-queries";
-import type { ApprovalRule } from "@/lib/policy/approval-rules";
+import type { ApprovalRule } from "@/lib/policy/approval-gate";
 import type { EffectClass } from "@/lib/policy/effects";
 import { type GovernedToolDto, toolKeys } from "./tool-queries";
 

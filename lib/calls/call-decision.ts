@@ -2,10 +2,11 @@ import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { type ApprovalPolicy, type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-rules";
+import { type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-gate";
+import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { type EffectClass, effectiveEffect } from "@/lib/policy/effects";
-import { findGrant } from "@/lib/policy/grants";
+import { findGrant } from "@/lib/policy/grant-patterns";
 import { listGrantPatterns } from "@/lib/principals/principals";
 import { operatorMayCall, type Requester } from "./requester";
 

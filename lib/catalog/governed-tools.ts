@@ -4,7 +4,7 @@ import { effectClasses, mcpServers, serverStatus, tools } from "@/db/schema";
 import { listAllTools, type ToolDto } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { approvalRules } from "@/lib/policy/approval-rules";
+import { approvalRules } from "@/lib/policy/approval-gate";
 import {
   type EffectClass,
   effectiveEffect,

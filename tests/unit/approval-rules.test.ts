@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type ApprovalRule,
-  approvalPolicySchema,
-  decideApprovalGate,
-  defaultApprovalPolicy,
-} from "@/lib/policy/approval-rules";
+import { type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-gate";
+import { approvalPolicySchema, defaultApprovalPolicy } from "@/lib/policy/approval-rules";
 import type { EffectClass } from "@/lib/policy/effects";
 
 const defaults = defaultApprovalPolicy();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { authorizeRequester, firstRefusal } from "@/lib/calls/call-decision";
-import { findGrant, grantMatches, isValidGrantPattern, replaceGrantsSchema } from "@/lib/policy/grants";
+import { findGrant, grantMatches, isValidGrantPattern } from "@/lib/policy/grant-patterns";
+import { replaceGrantsSchema } from "@/lib/policy/grants";
 
 describe("grant patterns", () => {
   it.each([

@@ -6,7 +6,7 @@ import { catalogEntries, mcpServers } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
 import type { Database } from "@/lib/db/client";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
-import { GRANT_ALL } from "@/lib/policy/grants";
+import { GRANT_ALL } from "@/lib/policy/grant-patterns";
 import { requireServerRuntime } from "@/lib/runtime/server-runtime";
 import type { GatewayScope } from "./tools";
 

@@ -6,7 +6,7 @@ import { type GovernedToolDto, listGovernedTools } from "@/lib/catalog/governed-
 import type { Database } from "@/lib/db/client";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
-import { findGrant } from "@/lib/policy/grants";
+import { findGrant } from "@/lib/policy/grant-patterns";
 
 /**
  * What the gateway advertises: the principal's granted, enabled, live tools of enabled servers.

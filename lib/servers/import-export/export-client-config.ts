@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { effectiveEffect } from "@/lib/policy/effects";
-import { grantMatches } from "@/lib/policy/grants";
+import { grantMatches } from "@/lib/policy/grant-patterns";
 import { parseOrThrow } from "@/lib/validation";
 import { type ClientFormat, clientFormats, formatFileNames } from "./client-formats";
 import {
