@@ -33,7 +33,9 @@ module.exports = {
         path: "^lib/",
         pathNot: [
           "^lib/client/",
+          "^lib/is-record\\.ts$",
           "^lib/policy/launch-spec-pattern\\.ts$",
+          "^lib/policy/(approval-gate|grant-patterns)\\.ts$",
           "^lib/policy/stdio-environment\\.ts$",
           "^lib/events/event-names\\.ts$",
           "^lib/gateway/settings/messages\\.ts$",
