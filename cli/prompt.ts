@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import readline from "node:readline/promises";
+import password from "@inquirer/password";
 import { CliError, usageError } from "./errors";
 
 /** A yes/no question on the terminal; anything but y/yes is no. */
@@ -24,36 +25,31 @@ export async function confirmedOrYes(question: string, options: { yes?: boolean 
 
 /**
  * Reads a secret: hidden on a terminal (nothing echoed), or the first line of piped input, so
- * `echo "$KEY" | switchboard login` works in scripts.
+ * `echo "$KEY" | switchboard login` works in scripts. The terminal prompt is @inquirer/password:
+ * readline's line editing, so arrow keys move the cursor instead of typing "[A" into the key.
  */
 export async function readSecret(question: string): Promise<string> {
   if (!process.stdin.isTTY) return readFirstLine();
-  process.stderr.write(question);
-  process.stdin.setRawMode(true);
-  process.stdin.resume();
-  let value = "";
+  // Ctrl-D is end of input: nothing more is coming, so there is no key to read. (Left to readline,
+  // it closes the line with no answer and the process just ends, silently, in the middle of login.)
+  const endOfInput = new AbortController();
+  const onKeypress = (_: string, key: { ctrl?: boolean; name?: string } | undefined) => {
+    if (key?.ctrl && key.name === "d") endOfInput.abort();
+  };
+  process.stdin.on("keypress", onKeypress);
   try {
-    return await new Promise<string>((resolve, reject) => {
-      const onData = (chunk: Buffer) => {
-        for (const char of chunk.toString("utf8")) {
-          if (char === "\r" || char === "\n") {
-            process.stdin.off("data", onData);
-            return resolve(value);
-          }
-          if (char === "\u0003") {
-            process.stdin.off("data", onData);
-            return reject(new CliError("Cancelled."));
-          }
-          if (char === "\u007f" || char === "\b") value = value.slice(0, -1);
-          else if (char >= " ") value += char;
-        }
-      };
-      process.stdin.on("data", onData);
-    });
+    // On stderr, like every other prompt: stdout carries only what a command prints.
+    return await password(
+      { message: question.trimEnd(), mask: false },
+      { output: process.stderr, signal: endOfInput.signal },
+    );
+  } catch (error) {
+    // Ctrl-C (ExitPromptError) or Ctrl-D (AbortPromptError).
+    if (error instanceof Error && /^(Exit|Abort)PromptError$/.test(error.name))
+      throw new CliError("Cancelled.");
+    throw error;
   } finally {
-    process.stdin.setRawMode(false);
-    process.stdin.pause();
-    process.stderr.write("\n");
+    process.stdin.off("keypress", onKeypress);
   }
 }
 

@@ -1,7 +1,10 @@
 import type { z } from "zod";
 import { AppError, type FieldErrors } from "./errors";
 
-/** One zod failure → one AppError("validation") with per-field messages a person can act on. */
+/**
+ * One zod failure → one AppError("validation") with per-field messages a person can act on. The
+ * messages are the issues' own: parse with `humanIssueMessages` (parseOrThrow does) to word them.
+ */
 export function validationError(error: z.ZodError, subject = "The request"): AppError {
   // No prototype: a field named "constructor" or "__proto__" must be a plain key, not Object's.
   const fieldErrors: FieldErrors = Object.create(null);
@@ -20,7 +23,7 @@ export function validationError(error: z.ZodError, subject = "The request"): App
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) add(base ? `${base}.${key}` : key, `Unknown field "${key}".`);
     } else {
-      add(base || "_", humanize(issue));
+      add(base || "_", issue.message);
     }
   }
   const fields = Object.keys(fieldErrors).filter((f) => f !== "_");
@@ -35,7 +38,7 @@ export function validationError(error: z.ZodError, subject = "The request"): App
 }
 
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, subject?: string): z.infer<S> {
-  const result = schema.safeParse(input);
+  const result = schema.safeParse(input, { error: humanIssueMessages });
   if (!result.success) throw validationError(result.error, subject);
   return result.data;
 }
@@ -55,24 +58,35 @@ const expectedWords: Record<string, string> = {
   record: "an object",
 };
 
-/** zod's own wording ("Invalid input: expected string, received number") rewritten for people. */
-function humanize(issue: z.core.$ZodIssue): string {
-  if (issue.code === "invalid_key") return issue.issues[0]?.message ?? "This name is not allowed.";
-  if (!/^(Invalid|Too )/.test(issue.message)) return issue.message;
+/**
+ * The messages for zod's built-in checks, worded for people ("Expected a number, got a string.").
+ * Given to each parse as its error map: zod asks a schema's own `error` first and this only when
+ * that has nothing to say, so a custom message is never rewritten and zod's English is never read.
+ * Per parse rather than `z.config`: the MCP SDK's schemas share this zod, and their wording is theirs.
+ */
+export const humanIssueMessages: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case "invalid_type": {
-      const received = /received (\w+)/.exec(issue.message)?.[1];
-      if (received === "undefined") return "This field is required.";
-      const expected = expectedWords[issue.expected] ?? issue.expected;
-      return `Expected ${expected}${received ? `, got ${received === "array" ? "a list" : `a ${received}`}` : ""}.`;
+      if (issue.input === undefined) return "This field is required.";
+      return `Expected ${expectedWords[issue.expected] ?? issue.expected}, got ${describeReceived(issue.input)}.`;
     }
     case "too_big":
       return `Must be at most ${issue.maximum}${unitOf(issue.origin)}.`;
     case "too_small":
       return `Must be at least ${issue.minimum}${unitOf(issue.origin)}.`;
+    case "invalid_key":
+      // A record key the key schema refused: its own message says why.
+      return issue.issues[0]?.message ?? "This name is not allowed.";
     default:
-      return issue.message;
+      return undefined; // zod's own message (formats, enums, unions)
   }
+};
+
+function describeReceived(input: unknown): string {
+  if (Array.isArray(input)) return "a list";
+  if (input === null) return "a null";
+  if (typeof input === "number" && Number.isNaN(input)) return "NaN";
+  return `a ${typeof input}`;
 }
 
 function unitOf(origin: string): string {

@@ -78,11 +78,15 @@ async function tail(
     connected = true;
     try {
       for await (const message of readSse(response.body)) {
-        if (message.retry !== undefined) retryMs = message.retry;
+        if (message.kind === "retry") {
+          retryMs = backoff = message.retryMs;
+          continue;
+        }
         backoff = retryMs;
+        // What EventSource would send as Last-Event-ID: the last id seen, kept across events without one.
         if (message.id !== undefined) lastEventId = message.id;
         // "gap": this reader fell behind and the server resynced it from the table; nothing is lost.
-        if (message.data === undefined || message.event === "gap") continue;
+        if (message.event === "gap") continue;
         const event = parseEvent(message.data, message.event, message.id);
         if (!event) continue;
         onEvent(event);

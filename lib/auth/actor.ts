@@ -1,3 +1,4 @@
+import { parseCookie } from "cookie";
 import { eq } from "drizzle-orm";
 import { type ApiKeyScope, type Role, type Tenant, tenants } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
@@ -111,10 +112,7 @@ function readApiKey(headers: Headers): string | undefined {
   return undefined;
 }
 
+/** `cookie` keeps a value it cannot percent-decode as sent (%E0): it then names no workspace, never a 500. */
 function readCookie(headers: Headers, name: string): string | undefined {
-  for (const part of (headers.get("cookie") ?? "").split(";")) {
-    const [key, ...rest] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(rest.join("="));
-  }
-  return undefined;
+  return parseCookie(headers.get("cookie") ?? "")[name];
 }

@@ -11,6 +11,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
+import { isRecord } from "@/lib/is-record";
 import { type CatalogContents, type CatalogKind, catalogKinds } from "./hashing";
 
 export type DiscoveredCatalog = CatalogContents & {
@@ -252,9 +253,6 @@ function findStructuralProblem(root: unknown): string | undefined {
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const isStorableText = (text: string) => !text.includes("\0") && !UNPAIRED_SURROGATE.test(text);
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 
 function capProblems(problems: string[], spec: ListSpec): string[] {
   if (problems.length <= MAX_PROBLEMS_PER_LIST) return problems;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Prompt, Resource, ResourceTemplate, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { isRecord } from "@/lib/is-record";
 
 /** What a server offers, as it sent it (definitions verbatim, extra fields included). */
 export type CatalogContents = {
@@ -169,6 +170,3 @@ function hashesByKey(kind: CatalogKind, entries: Entry[]): Map<string, string> {
 
 // Code-unit order, not locale order: the result must not depend on the machine's locale.
 export const compareKeys = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-const isRecord = (value: unknown): value is Entry =>
-  value !== null && typeof value === "object" && !Array.isArray(value);

@@ -109,6 +109,24 @@ describe.each(drivers)("workspace isolation on %s", (driver) => {
     });
   }
 
+  // %E0 is not valid percent-encoding: decodeURIComponent throws on it, which once made a 500.
+  it.each(["%E0", "%", "%ZZ;%E0"])(
+    "a workspace cookie that is not percent-encoding (%s) grants nothing and breaks nothing",
+    async (value) => {
+      const res = await listServersRoute(
+        new Request(url("/api/v1/servers"), {
+          headers: { cookie: `${operatorA.cookie}; ${WORKSPACE_COOKIE}=${value}` },
+        }),
+        { params: Promise.resolve({}) },
+      );
+      expect(res.status).toBe(200);
+      // Treated as no valid choice: the operator's own (first) workspace.
+      const names = ((await res.json()) as { servers: { name: string }[] }).servers.map((s) => s.name);
+      expect(names).toContain("a-server");
+      expect(names).not.toContain("b-server");
+    },
+  );
+
   it("a secret of the same name in workspace A never touches workspace B's", async () => {
     const put = (key: string, value: string) =>
       putSecretRoute(

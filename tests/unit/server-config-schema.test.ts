@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { serverConfigSchema } from "@/lib/servers/config-schema";
-import { validationError } from "@/lib/validation";
+import { humanIssueMessages, validationError } from "@/lib/validation";
 
 const stdio = { name: "github", transport: "stdio", command: "npx" };
 const http = { name: "remote", transport: "streamable-http", url: "https://mcp.example.com/mcp" };
@@ -21,7 +21,8 @@ const zodJargon =
   /Invalid input|Invalid key in record|Unrecognized key|expected \w+, received \w+|Too (big|small)/i;
 
 function reject(input: unknown): AppError {
-  const result = serverConfigSchema.safeParse(input);
+  // The error map parseOrThrow gives every parse: the wording below is Switchboard's, not zod's.
+  const result = serverConfigSchema.safeParse(input, { error: humanIssueMessages });
   if (result.success) throw new Error(`expected a rejection, got ${JSON.stringify(result.data)}`);
   return validationError(result.error, "The server configuration");
 }

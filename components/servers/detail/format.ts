@@ -1,12 +1,11 @@
 /** Small, pure formatting helpers for the server detail page. */
 
+// Re-exported: the detail page and the playground read it from here.
+export { isRecord } from "@/lib/is-record";
+
 /** Definitions come from remote servers: read a field as text only when it really is text. */
 export function textOf(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 export function formatLatency(ms: number | null | undefined): string {

@@ -1,191 +1,170 @@
+import {
+  createScanner,
+  type ParseErrorCode,
+  printParseErrorCode,
+  type SyntaxKind,
+  visit,
+} from "jsonc-parser";
 import { AppError } from "@/lib/errors";
 
 /**
- * JSON text → value, with errors that name a line and column. V8's own messages give no position
- * for some mistakes ("Unexpected token '}'"), so this is a small recursive-descent reader. It also
- * accepts what VS Code and Cursor write in their files (JSONC): `//` and `/* *\/` comments and
- * trailing commas.
+ * JSON text → value, with errors that name a line and column. Read by jsonc-parser (the parser
+ * VS Code uses for its own settings), so what VS Code and Cursor write in their files (JSONC: `//`
+ * and `/* *\/` comments, trailing commas) is accepted; the reasons are worded here, for people.
  */
 export function parseJsonText(text: string, subject = "The configuration"): unknown {
-  const reader = new JsonReader(text.replace(/^\uFEFF/, ""));
-  try {
-    reader.skipBlank();
-    if (reader.atEnd()) throw reader.fail("the text is empty");
-    const value = reader.readValue(0);
-    reader.skipBlank();
-    if (!reader.atEnd()) throw reader.fail("unexpected text after the end of the JSON value");
-    return value;
-  } catch (error) {
-    if (!(error instanceof JsonSyntaxError)) throw error;
-    const message = `${subject} is not valid JSON: line ${error.line}, column ${error.column}: ${error.reason}.`;
-    throw new AppError("validation", message, { fieldErrors: { config: [message] } });
-  }
+  const source = text.replace(/^\uFEFF/, "");
+  const result = checkShape(source) ?? readValue(source);
+  if ("value" in result) return result.value;
+  const message = `${subject} is not valid JSON: line ${result.line}, column ${result.column}: ${result.reason}.`;
+  throw new AppError("validation", message, { fieldErrors: { config: [message] } });
 }
 
-class JsonSyntaxError extends Error {
-  constructor(
-    readonly reason: string,
-    readonly line: number,
-    readonly column: number,
-  ) {
-    super(reason);
-  }
-}
+type Problem = { reason: string; line: number; column: number };
 
-// Deeper nesting than any client configuration needs; stops a hostile body from exhausting the stack.
+// Deeper nesting than any client configuration needs; stops a hostile body from exhausting the stack
+// (jsonc-parser descends recursively, so the depth is counted on the flat token stream first).
 const MAX_DEPTH = 200;
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
-// biome-ignore lint/suspicious/noControlCharactersInRegex: JSON strings may not contain raw control characters; this range is the grammar saying so.
-const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+// SyntaxKind is a const enum, which `isolatedModules` code cannot read: the values it names.
+const OPEN_BRACE = 1;
+const CLOSE_BRACE = 2;
+const OPEN_BRACKET = 3;
+const CLOSE_BRACKET = 4;
+const isTrivia = (kind: SyntaxKind) => kind >= 12 && kind <= 15;
+const EOF = 17;
 
-class JsonReader {
-  private pos = 0;
-  constructor(private readonly text: string) {}
-
-  atEnd(): boolean {
-    return this.pos >= this.text.length;
+/** Empty text, or nesting too deep to hand to a recursive parser. */
+function checkShape(text: string): Problem | undefined {
+  const scanner = createScanner(text, false);
+  const here = (reason: string): Problem => ({
+    reason,
+    line: scanner.getTokenStartLine() + 1,
+    column: scanner.getTokenStartCharacter() + 1,
+  });
+  let depth = 0;
+  let hasContent = false;
+  for (let kind = scanner.scan(); kind !== EOF; kind = scanner.scan()) {
+    // An unclosed /* comment is content: the parser below says what is wrong with it.
+    if (!isTrivia(kind) || scanner.getTokenError() !== 0) hasContent = true;
+    if (kind === OPEN_BRACE || kind === OPEN_BRACKET) {
+      if (++depth > MAX_DEPTH) return here(`nesting deeper than ${MAX_DEPTH} levels`);
+    } else if (kind === CLOSE_BRACE || kind === CLOSE_BRACKET) depth = Math.max(0, depth - 1);
   }
+  return hasContent ? undefined : here("the text is empty");
+}
 
-  fail(reason: string, at = this.pos): JsonSyntaxError {
-    const before = this.text.slice(0, at);
-    const line = before.split("\n").length;
-    const column = at - (before.lastIndexOf("\n") + 1) + 1;
-    return new JsonSyntaxError(reason, line, column);
-  }
+type Container = { value: Record<string, unknown> | unknown[]; key?: string };
 
-  /** Whitespace and comments. */
-  skipBlank(): void {
-    for (;;) {
-      const rest = this.text.slice(this.pos, this.pos + 2);
-      if (/^\s/.test(rest)) this.pos++;
-      else if (rest === "//") {
-        const end = this.text.indexOf("\n", this.pos);
-        this.pos = end === -1 ? this.text.length : end + 1;
-      } else if (rest === "/*") {
-        const end = this.text.indexOf("*/", this.pos + 2);
-        if (end === -1) throw this.fail("a /* comment is never closed");
-        this.pos = end + 2;
-      } else return;
-    }
-  }
-
-  readValue(depth: number): unknown {
-    if (depth > MAX_DEPTH) throw this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
-    const char = this.text[this.pos];
-    if (char === "{") return this.readObject(depth);
-    if (char === "[") return this.readArray(depth);
-    if (char === '"') return this.readString();
-    for (const [word, value] of [
-      ["true", true],
-      ["false", false],
-      ["null", null],
-    ] as const) {
-      if (this.text.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return value;
-      }
-    }
-    NUMBER.lastIndex = this.pos;
-    const number = NUMBER.exec(this.text);
-    if (number) {
-      this.pos += number[0].length;
-      return Number(number[0]);
-    }
-    if (char === undefined) throw this.fail("the text ends where a value was expected");
-    if (char === "'") throw this.fail("strings need double quotes, not single quotes");
-    throw this.fail(`expected a value but found ${describeChar(char)}`);
-  }
-
-  private readString(): string {
-    STRING.lastIndex = this.pos;
-    const match = STRING.exec(this.text);
-    if (!match) throw this.fail(this.stringProblem());
-    this.pos += match[0].length;
-    return JSON.parse(match[0]) as string;
-  }
-
-  /** Why the string starting here is not valid, pointing at the offending character. */
-  private stringProblem(): string {
-    for (let i = this.pos + 1; i < this.text.length; i++) {
-      const char = this.text[i] as string;
-      if (char === '"') break;
-      if (char === "\\") {
-        if (!/^\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/.test(this.text.slice(i, i + 6))) {
-          this.pos = i;
-          return "invalid escape sequence in a string";
-        }
-        i++;
-      } else if (char < " ") {
-        this.pos = i;
-        return char === "\n"
-          ? "a string is not closed before the end of the line"
-          : "control character in a string";
-      }
-    }
-    return "a string is never closed";
-  }
-
-  private readObject(depth: number): Record<string, unknown> {
-    const result: Record<string, unknown> = {};
-    this.pos++;
-    for (;;) {
-      this.skipBlank();
-      if (this.text[this.pos] === "}") {
-        this.pos++;
-        return result;
-      }
-      if (this.text[this.pos] !== '"') {
-        if (this.atEnd()) throw this.fail("the text ends inside an object");
-        throw this.fail(
-          this.text[this.pos] === "'"
-            ? "property names need double quotes, not single quotes"
-            : `expected a "quoted" property name or }`,
-        );
-      }
-      const key = this.readString();
-      this.skipBlank();
-      if (this.text[this.pos] !== ":") throw this.fail(`expected : after the property name "${key}"`);
-      this.pos++;
-      this.skipBlank();
-      // defineProperty: a key named __proto__ must stay data, as JSON.parse keeps it.
-      Object.defineProperty(result, key, {
-        value: this.readValue(depth + 1),
+/** The value, built from the parser's callbacks; or the first problem it reported. */
+function readValue(text: string): { value: unknown } | Problem {
+  const open: Container[] = [];
+  let root: { value: unknown } | undefined;
+  let problem: Problem | undefined;
+  const add = (value: unknown) => {
+    const parent = open.at(-1);
+    if (!parent) root = { value };
+    else if (Array.isArray(parent.value)) parent.value.push(value);
+    // defineProperty: a key named __proto__ must stay data, as JSON.parse keeps it.
+    else
+      Object.defineProperty(parent.value, parent.key ?? "", {
+        value,
         enumerable: true,
         writable: true,
         configurable: true,
       });
-      this.skipBlank();
-      const next = this.text[this.pos];
-      if (next === ",") this.pos++;
-      else if (next !== "}") {
-        throw this.fail(
-          this.atEnd() ? "the text ends inside an object" : "expected , or } after a property value",
-        );
-      }
-    }
-  }
+  };
+  const begin = (value: Container["value"]) => {
+    add(value);
+    open.push({ value });
+  };
+  visit(
+    text,
+    {
+      onObjectBegin: () => begin({}),
+      onArrayBegin: () => begin([]),
+      onObjectProperty: (name) => {
+        const parent = open.at(-1);
+        if (parent) parent.key = name;
+      },
+      onObjectEnd: () => void open.pop(),
+      onArrayEnd: () => void open.pop(),
+      onLiteralValue: add,
+      onError: (code, offset, length, line, character) => {
+        problem ??= {
+          reason: describeError(code, {
+            text,
+            offset,
+            length,
+            parent: open.at(-1),
+            isAfterRoot: !!root && !open.length,
+          }),
+          line: line + 1,
+          column: character + 1,
+        };
+      },
+    },
+    { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false },
+  );
+  return problem ?? root ?? { reason: "the text ends where a value was expected", line: 1, column: 1 };
+}
 
-  private readArray(depth: number): unknown[] {
-    const result: unknown[] = [];
-    this.pos++;
-    for (;;) {
-      this.skipBlank();
-      if (this.text[this.pos] === "]") {
-        this.pos++;
-        return result;
-      }
-      result.push(this.readValue(depth + 1));
-      this.skipBlank();
-      const next = this.text[this.pos];
-      if (next === ",") this.pos++;
-      else if (next !== "]") {
-        throw this.fail(this.atEnd() ? "the text ends inside a list" : "expected , or ] after a list item");
-      }
-    }
+type ErrorContext = {
+  text: string;
+  offset: number;
+  length: number;
+  /** The object or list being read when the parser stopped. */
+  parent: Container | undefined;
+  /** A whole value was read already: anything more is extra. */
+  isAfterRoot: boolean;
+};
+
+function describeError(
+  code: ParseErrorCode,
+  { text, offset, length, parent, isAfterRoot }: ErrorContext,
+): string {
+  const char = text[offset];
+  const inList = Array.isArray(parent?.value);
+  switch (printParseErrorCode(code)) {
+    case "InvalidSymbol":
+      if (isAfterRoot) return "unexpected text after the end of the JSON value";
+      if (char === "'") return "strings and property names need double quotes, not single quotes";
+      return `expected a value but found ${describeChar(char)}`;
+    case "ValueExpected":
+      if (char === undefined) return "the text ends where a value was expected";
+      return `expected a value but found ${describeChar(char)}`;
+    case "PropertyNameExpected":
+      return `expected a "quoted" property name or }`;
+    case "ColonExpected":
+      return `expected : after the property name "${parent?.key ?? ""}"`;
+    case "CommaExpected":
+      return inList ? "expected , or ] after a list item" : "expected , or } after a property value";
+    case "CloseBraceExpected":
+      return char === undefined ? "the text ends inside an object" : "expected , or } after a property value";
+    case "CloseBracketExpected":
+      return char === undefined ? "the text ends inside a list" : "expected , or ] after a list item";
+    case "EndOfFileExpected":
+      return "unexpected text after the end of the JSON value";
+    case "InvalidCommentToken":
+    case "UnexpectedEndOfComment":
+      return "a /* comment is never closed";
+    case "UnexpectedEndOfString":
+      return /[\r\n]/.test(text[offset + length] ?? "")
+        ? "a string is not closed before the end of the line"
+        : "a string is never closed";
+    case "InvalidEscapeCharacter":
+    case "InvalidUnicode":
+      return "invalid escape sequence in a string";
+    case "InvalidCharacter":
+      return "control character in a string";
+    case "InvalidNumberFormat":
+    case "UnexpectedEndOfNumber":
+      return "a number JSON cannot read";
+    default:
+      return "the text is not JSON here";
   }
 }
 
-function describeChar(char: string): string {
-  if (char === "}" || char === "]" || char === "," || char === ":") return `"${char}"`;
+function describeChar(char: string | undefined): string {
+  if (char === undefined) return "the end of the text";
   return /[A-Za-z]/.test(char) ? "a bare word (strings need double quotes)" : `"${char}"`;
 }

@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { isRecord } from "@/lib/is-record";
 import type { Transport } from "@/lib/servers/config-schema";
 import {
   type ClientConfig,
@@ -182,10 +183,6 @@ function readStringMap(value: unknown, key: string, entry: ClientEntry): Record<
     } else entry.problems.push(`${key}.${name} must be a string.`);
   }
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 const invalid = (message: string) =>
