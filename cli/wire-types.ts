@@ -1,35 +1,29 @@
 /**
- * Wire shapes of the governed-call routes (tools, calls, approvals, principals, events) and the
- * instance routes, as the REST API answers them. Kept loose on purpose (optional fields, fallbacks where they are read):
- * the CLI must keep working when the server adds fields.
+ * Wire shapes of the REST API as the CLI reads them: names for the types generated from the
+ * OpenAPI document (wire-types.generated.ts, `npm run generate:wire-types`), so a route's answer
+ * and the CLI cannot drift apart. Fields the server adds later are simply not read.
  */
+import type { components, operations } from "./wire-types.generated";
 
-export type EffectClass = "read" | "write" | "external-write" | "destructive";
+type Schemas = components["schemas"];
+/** The JSON body of an operation's answer with the given status. */
+type Answer<Op extends keyof operations, Status extends number = 200> =
+  operations[Op]["responses"] extends Record<Status, { content: { "application/json": infer Body } }>
+    ? Body
+    : never;
 
-export type ToolWire = {
-  id: string;
-  gatewayName: string;
-  serverName: string;
-  name: string;
-  title?: string | null;
-  description?: string | null;
-  effect: EffectClass | null;
-  enforcedEffect?: EffectClass;
-  approvalRule?: string;
-  enabled?: boolean;
-  serverStatus?: string;
-};
+/**
+ * Fields the API does not send, which some commands still try before the real ones (fallbacks
+ * from before the document existed): always undefined, so nothing can come to rely on them.
+ */
+type NotSent<K extends string> = { [P in K]?: undefined };
 
-export type CallStatus =
-  | "pending_approval"
-  | "approved"
-  | "denied"
-  | "expired"
-  | "running"
-  | "succeeded"
-  | "failed"
-  | "cancelled";
+export type EffectClass = Schemas["Effect"];
+export type ToolWire = Schemas["GovernedTool"];
+export type CallStatus = Schemas["CallSummary"]["status"];
+export type Party = Schemas["Party"];
 
+/** A content item of an MCP tool result (the document leaves items open: they are MCP's). */
 export type ToolContent =
   | { type: "text"; text: string }
   | { type: "image" | "audio"; mimeType?: string }
@@ -37,144 +31,40 @@ export type ToolContent =
   | { type: "resource_link"; uri?: string; name?: string }
   | { type: string; [key: string]: unknown };
 
-export type CallResult = { content?: ToolContent[]; structuredContent?: unknown; isError?: boolean };
+export type CallResult = Omit<Schemas["CallResult"], "content"> & {
+  content?: ToolContent[];
+  structuredContent?: unknown;
+};
 
-export type CallWire = {
-  id: string;
-  status: CallStatus;
-  tool?: string;
-  gatewayName?: string;
-  toolName?: string;
-  serverName?: string | null;
-  effect?: string;
-  requester?: Party | string | null;
-  isError?: boolean | null;
+/** A call as listed (a summary) or read one at a time (with its arguments and result). */
+export type CallWire = Schemas["CallSummary"] & {
+  arguments?: Schemas["Call"]["arguments"];
   result?: CallResult | null;
-  error?: { code?: string; message?: string } | null;
-  errorCode?: string | null;
-  errorMessage?: string | null;
-  approval?: ApprovalWire | null;
-  approvalId?: string | null;
-  durationMs?: number | null;
-  createdAt?: string;
-  finishedAt?: string | null;
-};
+} & NotSent<"approvalId" | "errorMessage">;
 
-export type Party = { kind?: string; id?: string; name?: string };
+/** An approval as listed (with its call), or as a call carries it. */
+export type ApprovalWire = Schemas["ApprovalInfo"] & { call?: Schemas["Approval"]["call"] } & NotSent<
+    "callId" | "gatewayName" | "tool" | "requester"
+  >;
 
-export type ApprovalWire = {
-  id: string;
-  callId?: string;
-  status: string;
-  requiredBecause?: string | null;
-  reason?: string | null;
-  decidedBy?: Party | string | null;
-  decidedAt?: string | null;
-  expiresAt?: string;
-  createdAt?: string;
-  call?: CallWire;
-  tool?: string;
-  gatewayName?: string;
-  requester?: CallWire["requester"];
-};
+export type PrincipalWire = Schemas["Principal"];
+export type ApiKeyWire = Schemas["ApiKey"];
+export type AuditPageWire = Answer<"listAuditEntries">;
+export type InvitationWire = Schemas["Invitation"];
+export type MemberWire = Schemas["Member"];
 
-export type PrincipalWire = {
-  id: string;
-  name: string;
-  description?: string | null;
-  grants?: string[];
-  keys?: Array<{
-    id: string;
-    name: string;
-    prefix: string;
-    scopes?: string[];
-    revokedAt?: string | null;
-    lastUsedAt?: string | null;
-  }>;
-  createdAt?: string;
-};
-
-export type ApiKeyWire = {
-  id: string;
-  name: string;
-  prefix: string;
-  scopes: string[];
-  /** set for an agent's key (managed under principals) */
-  principalId: string | null;
-  principalName?: string | null;
-  createdAt?: string;
-  lastUsedAt?: string | null;
-  revokedAt?: string | null;
-};
-
-export type AuditPageWire = {
-  entries: Array<{
-    id: string;
-    at: string;
-    action: string;
-    actor: { kind: string; id: string | null; name: string | null };
-    subject: string | null;
-    detail: string | null;
-    ipAddress: string | null;
-  }>;
-  nextCursor: string | null;
-};
-
-export type InvitationWire = { id: string; role: string; invitedBy?: string | null; expiresAt: string };
-
-export type MemberWire = {
-  userId: string;
-  name: string;
-  email: string;
-  role: string;
-  joinedAt?: string;
-  lastSignedInAt?: string | null;
-};
-
+export type InstancePolicyWire = Answer<"getInstancePolicy">["policy"];
 /** A launch spec of the instance policy: a program, an argument pattern, who may register it. */
-export type LaunchSpecWire = {
-  program: string;
-  args: string[];
-  /** further arguments may follow the pattern */
-  rest: boolean;
-  audience: "owners" | "everyone";
-  why?: string;
-};
-
-export type InstancePolicyWire = {
-  workspaceCreation: "owners" | "members";
-  stdio: { launchSpecs: LaunchSpecWire[]; allowedEnv: string[]; cwdRoots: string[] };
-  fromEnv: { allowed: string[] };
-  http: { allowedSchemes: string[]; allowLoopback: boolean; allowPrivate: boolean; denyHosts: string[] };
-};
-
-export type InstanceOwnerWire = { userId: string; name: string; email: string; since?: string };
-
+export type LaunchSpecWire = InstancePolicyWire["stdio"]["launchSpecs"][number];
+export type InstanceOwnerWire = Schemas["InstanceOwner"];
 /** GET /api/v1/instance */
-export type InstanceOverviewWire = {
-  policy: InstancePolicyWire;
-  owners: InstanceOwnerWire[];
-  stdio: { runsAs: string; isolated: boolean; notes: string[] };
-  searchPath?: string;
-};
+export type InstanceOverviewWire = Answer<"getInstance">;
 
 /** What a workspace's servers may do: the instance policy narrowed by the workspace's egress policy. */
-export type EffectivePolicyWire = {
-  http: {
-    allowedSchemes: string[];
-    allowLoopback: boolean;
-    allowPrivate: boolean;
-    allowHosts: string[];
-    denyHosts: string[];
-  };
-  launchSpecs: LaunchSpecWire[];
-  fromEnv: string[];
-  allowedEnv: string[];
-  cwdRoots: string[];
-};
+export type EffectivePolicyWire = Schemas["EffectivePolicy"];
 
 /** A policy PUT that servers depend on: the saved policy and the servers it disabled. */
-export type PolicyChangeWire<P> = { policy: P; disabledServers?: string[] };
+export type PolicyChangeWire<P> = Omit<Answer<"putEgressPolicy">, "policy"> & { policy: P };
 
 export const terminalCallStatuses: readonly CallStatus[] = [
   "denied",
@@ -190,11 +80,11 @@ export function unwrapCall(body: unknown): CallWire {
   return value?.call ?? value;
 }
 
-export function toolNameOf(call: CallWire): string {
-  return call.gatewayName ?? call.tool ?? call.toolName ?? "?";
+export function toolNameOf(call: { tool?: string; gatewayName?: string; toolName?: string }): string {
+  return call.tool ?? call.gatewayName ?? call.toolName ?? "?";
 }
 
-export function requesterName(requester: CallWire["requester"]): string {
+export function requesterName(requester: Party | string | null | undefined): string {
   if (!requester) return "";
   if (typeof requester === "string") return requester;
   return requester.name ?? requester.id ?? "";

@@ -13,6 +13,7 @@ export const navItems = [
   { href: "/calls", label: "Calls" },
   { href: "/events", label: "Events" },
   { href: "/settings", label: "Settings" },
+  { href: "/api", label: "API" },
 ] as const;
 
 export function NavLinks() {

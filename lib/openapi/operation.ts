@@ -43,7 +43,7 @@ const accessText: Record<Access, string> = {
   caller: "Any member, or a principal's own gateway key (authorized by the principal's grants).",
 };
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 503 | 504;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 500 | 502 | 503 | 504;
 
 const errorText: Record<ErrorStatus, string> = {
   400: "The request is invalid (`validation`): `fieldErrors` says what is wrong with each field.",
@@ -54,6 +54,7 @@ const errorText: Record<ErrorStatus, string> = {
   413: `The body is larger than ${MAX_BODY_BYTES / 1024} KiB (\`payload_too_large\`).`,
   415: "The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`.",
   429: "Too many attempts (`rate_limited`): wait, then try again.",
+  500: "Something went wrong on the server (`internal`); it was logged.",
   502: "The MCP server answered with an error (`upstream_error`).",
   503: "The MCP server cannot be reached (`upstream_unavailable`).",
   504: "The MCP server did not answer in time (`timeout`).",
@@ -63,7 +64,11 @@ const errorResponse = (status: ErrorStatus, description = errorText[status]): Zo
   description,
   content: { "application/json": { schema: errorBodySchema } },
   ...(status === 401
-    ? { headers: { "WWW-Authenticate": { description: 'Bearer realm="switchboard"', schema: { type: "string" } } } }
+    ? {
+        headers: {
+          "WWW-Authenticate": { description: 'Bearer realm="switchboard"', schema: { type: "string" } },
+        },
+      }
     : {}),
 });
 
@@ -165,7 +170,8 @@ function errorStatusesOf(spec: OperationSpec): Array<[ErrorStatus, string | unde
   }
   for (const entry of spec.errors ?? []) {
     const [status, text] = Array.isArray(entry) ? entry : [entry, undefined];
-    statuses.set(status, text ? `${text} (\`${codeOf(status)}\`)` : undefined);
+    // A text naming its own code (403: forbidden or policy_denied) keeps it; others get theirs.
+    statuses.set(status, text && (text.includes("`") ? `${text}.` : `${text} (\`${codeOf(status)}\`).`));
   }
   return [...statuses].sort(([a], [b]) => a - b);
 }

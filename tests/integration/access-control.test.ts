@@ -31,6 +31,8 @@ const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 /** Callable without signing in, each for a stated reason. */
 const publicRoutes: Record<string, string> = {
   "GET /api/v1/health": "liveness probe for load balancers",
+  "GET /api/v1/openapi.json":
+    "the API's contract (paths and shapes, no data), for clients and code generators",
 };
 const publicActions: Record<string, string> = {
   signInAction: "signing in is how a session starts",

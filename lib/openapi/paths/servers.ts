@@ -1,0 +1,161 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { serverConfigSchema, serverPatchSchema } from "@/lib/servers/config-schema";
+import { operation, pathParams } from "../operation";
+import { catalogEntrySchema, snapshotSchema, toolSchema } from "../schemas/catalog";
+import {
+  diagnosticsSchema,
+  healthResultSchema,
+  reconnectResultSchema,
+  refreshResultSchema,
+  serverSchema,
+} from "../schemas/servers";
+
+/** /api/v1/servers: registering servers, and what operators do to a live one. */
+
+const tag = "Servers";
+const name = pathParams({ name: "The server's name, e.g. github-tools." });
+const serverBody = z.object({ server: serverSchema });
+
+const serverConfig = serverConfigSchema.meta({
+  id: "ServerConfig",
+  description:
+    "A server to register, by transport. Values in env, headers and credentials are a string, " +
+    '`{"secret": NAME}` (a workspace secret) or `{"fromEnv": VAR}` (Switchboard\'s environment, where the instance policy allows).',
+});
+
+const nameTaken: [409, string] = [409, "A server of that name exists"];
+const refusedByPolicy: [403, string] = [
+  403,
+  "The caller may not (`forbidden`), or the egress or instance policy refuses the command or URL (`policy_denied`)",
+];
+const isDisabled: [409, string] = [409, "The server is disabled: enable it to connect"];
+const unreachable = [502, 503, 504] as const;
+
+const catalogPart = (part: string, id: string, schema: z.ZodObject) =>
+  operation(tag, {
+    id,
+    summary: `The server's discovered ${part}`,
+    access: "read",
+    path: name,
+    responses: [{ status: 200, description: `The ${part} as last discovered.`, schema }],
+  });
+
+export const serverPaths: ZodOpenApiPathsObject = {
+  "/api/v1/servers": {
+    get: operation(tag, {
+      id: "listServers",
+      summary: "List the workspace's servers",
+      access: "read",
+      responses: [
+        { status: 200, description: "By name.", schema: z.object({ servers: z.array(serverSchema) }) },
+      ],
+    }),
+    post: operation(tag, {
+      id: "registerServer",
+      summary: "Register a server",
+      access: "manage",
+      body: serverConfig,
+      responses: [{ status: 201, description: "Registered; the pool connects it.", schema: serverBody }],
+      errors: [refusedByPolicy, nameTaken],
+    }),
+  },
+  "/api/v1/servers/{name}": {
+    get: operation(tag, {
+      id: "getServer",
+      summary: "One server (secrets shown as set/unset only)",
+      access: "read",
+      path: name,
+      responses: [{ status: 200, description: "The server.", schema: serverBody }],
+    }),
+    patch: operation(tag, {
+      id: "updateServer",
+      summary: "Change a server",
+      description:
+        "Any subset of the fields of `ServerConfig`: merged with the stored configuration and validated as a whole. " +
+        "Changing `transport` drops the fields of the old one.",
+      access: "manage",
+      path: name,
+      body: serverPatchSchema.meta({ description: "Any subset of ServerConfig's fields." }),
+      responses: [{ status: 200, description: "The server as saved.", schema: serverBody }],
+      errors: [refusedByPolicy, nameTaken],
+    }),
+    delete: operation(tag, {
+      id: "deleteServer",
+      summary: "Remove a server",
+      access: "manage",
+      path: name,
+      responses: [{ status: 204, description: "Removed; its connection is closed." }],
+    }),
+  },
+  "/api/v1/servers/{name}/diagnostics": {
+    get: operation(tag, {
+      id: "getServerDiagnostics",
+      summary: "State, last error, exit code/signal, stderr tail, health history",
+      access: "read",
+      path: name,
+      responses: [
+        {
+          status: 200,
+          description: "Live when this process holds the connection.",
+          schema: diagnosticsSchema,
+        },
+      ],
+    }),
+  },
+  "/api/v1/servers/{name}/health-check": {
+    post: operation(tag, {
+      id: "checkServerHealth",
+      summary: "Probe the server now",
+      access: "manage",
+      path: name,
+      responses: [
+        { status: 200, description: "The probe's result, with its latency.", schema: healthResultSchema },
+      ],
+      errors: [isDisabled, 503],
+    }),
+  },
+  "/api/v1/servers/{name}/reconnect": {
+    post: operation(tag, {
+      id: "reconnectServer",
+      summary: "Drop and re-open the connection",
+      access: "manage",
+      path: name,
+      responses: [
+        { status: 200, description: "The state after reconnecting.", schema: reconnectResultSchema },
+      ],
+      errors: [isDisabled, ...unreachable],
+    }),
+  },
+  "/api/v1/servers/{name}/refresh": {
+    post: operation(tag, {
+      id: "refreshServerCatalog",
+      summary: "List the catalog again",
+      description: "A change becomes a new snapshot and a catalog.changed event.",
+      access: "manage",
+      path: name,
+      responses: [{ status: 200, description: "What changed.", schema: refreshResultSchema }],
+      errors: [isDisabled, ...unreachable],
+    }),
+  },
+  "/api/v1/servers/{name}/tools": {
+    get: catalogPart("tools", "listServerTools", z.object({ tools: z.array(toolSchema) })),
+  },
+  "/api/v1/servers/{name}/resources": {
+    get: catalogPart(
+      "resources",
+      "listServerResources",
+      z.object({ resources: z.array(catalogEntrySchema), resourceTemplates: z.array(catalogEntrySchema) }),
+    ),
+  },
+  "/api/v1/servers/{name}/prompts": {
+    get: catalogPart("prompts", "listServerPrompts", z.object({ prompts: z.array(catalogEntrySchema) })),
+  },
+  "/api/v1/servers/{name}/snapshots": {
+    get: catalogPart(
+      "snapshots",
+      "listServerSnapshots",
+      z.object({ snapshots: z.array(snapshotSchema).meta({ description: "Newest first, at most 50." }) }),
+    ),
+  },
+};

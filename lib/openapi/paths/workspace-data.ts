@@ -1,0 +1,151 @@
+import { z } from "zod";
+import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { eventFilterSchema } from "@/lib/events/filter";
+import { MAX_PAGE } from "@/lib/events/history";
+import { gatewaySettingsSchema } from "@/lib/gateway/settings/loopback-mapping";
+import { putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
+import { operation } from "../operation";
+import { eventPageSchema } from "../schemas/events";
+import { auditPageSchema } from "../schemas/people";
+import { gatewaySettingsOutputSchema, gatewayStatusSchema, secretSummarySchema } from "../schemas/settings";
+
+/** Events, the audit trail, secrets and the gateway's settings. */
+
+/**
+ * Copies: lib/events/history.ts and lib/auth/audit-log.ts keep their query schemas private.
+ * Exporting them there would let this document use the schemas themselves.
+ */
+const eventId = z.coerce.number().int().min(0);
+const eventPageQuerySchema = z.object({
+  before: eventId.optional().meta({ description: "Events older than this id." }),
+  after: eventId
+    .optional()
+    .meta({ description: "Events newer than this id, oldest first (to follow the log)." }),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(50),
+});
+const auditQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().min(1).max(100).optional().meta({ description: "`nextCursor` of the page before." }),
+  action: z
+    .string()
+    .regex(/^[a-z_]+(\.[a-z_]+)?$/)
+    .optional()
+    .meta({ description: 'An action ("member.invited") or a group ("member").' }),
+});
+
+const eventFilter = eventFilterSchema.extend({
+  server: eventFilterSchema.shape.server.meta({ description: "A server's id or name." }),
+  call: eventFilterSchema.shape.call.meta({ description: "A call's id." }),
+  type: eventFilterSchema.shape.type.meta({
+    description: "Comma-separated types or prefixes: `call.approved`, `call.` (every call event).",
+  }),
+});
+
+const secretName = z.object({ name: secretNameSchema.meta({ description: "The secret's name." }) });
+const settingsBody = z.object({ settings: gatewaySettingsOutputSchema });
+
+export const workspaceDataPaths: ZodOpenApiPathsObject = {
+  "/api/v1/events": {
+    get: operation("Events", {
+      id: "listEvents",
+      summary: "The workspace's event history, paged",
+      description: "Newest first; with `after`, oldest first.",
+      access: "read",
+      query: eventPageQuerySchema.extend(eventFilter.shape),
+      responses: [{ status: 200, description: "One page.", schema: eventPageSchema }],
+    }),
+  },
+  "/api/v1/events/stream": {
+    get: operation("Events", {
+      id: "streamEvents",
+      summary: "The workspace's events as they happen (Server-Sent Events)",
+      description:
+        "Each SSE message carries one `Event` as JSON, its id as the SSE id. Reconnecting with `Last-Event-ID` " +
+        "replays what was missed.",
+      access: "read",
+      query: eventFilter,
+      headers: z.object({
+        "Last-Event-ID": z.string().optional().meta({ description: "Resume after this event id." }),
+      }),
+      responses: [
+        {
+          status: 200,
+          description: "An endless event stream.",
+          mediaType: "text/event-stream",
+          schema: z.string(),
+        },
+      ],
+    }),
+  },
+  "/api/v1/audit": {
+    get: operation("Audit", {
+      id: "listAuditEntries",
+      summary: "The workspace's audit trail, newest first",
+      access: "manage",
+      query: auditQuerySchema,
+      responses: [{ status: 200, description: "One page.", schema: auditPageSchema }],
+    }),
+  },
+  "/api/v1/secrets": {
+    get: operation("Secrets", {
+      id: "listSecrets",
+      summary: "Names and times of the workspace's secrets",
+      description: "Never values.",
+      access: "read",
+      responses: [
+        {
+          status: 200,
+          description: "The secrets.",
+          schema: z.object({ secrets: z.array(secretSummarySchema) }),
+        },
+      ],
+    }),
+  },
+  "/api/v1/secrets/{name}": {
+    put: operation("Secrets", {
+      id: "putSecret",
+      summary: "Write a secret (write-only)",
+      description: 'Servers refer to it as `{"secret": NAME}`; its value never comes back out.',
+      access: "manage",
+      path: secretName,
+      body: putSecretSchema,
+      bodyLimitKiB: 80,
+      responses: [
+        { status: 200, description: "Replaced.", schema: z.object({ secret: secretSummarySchema }) },
+        { status: 201, description: "Created.", schema: z.object({ secret: secretSummarySchema }) },
+      ],
+    }),
+    delete: operation("Secrets", {
+      id: "deleteSecret",
+      summary: "Remove a secret",
+      access: "manage",
+      path: secretName,
+      responses: [{ status: 204, description: "Removed." }],
+    }),
+  },
+  "/api/v1/settings/gateway": {
+    get: operation("Gateway", {
+      id: "getGatewaySettings",
+      summary: "The gateway's state and URLs; the loopback → principal mapping",
+      access: "read",
+      responses: [
+        {
+          status: 200,
+          description: "Settings and status.",
+          schema: z.object({ settings: gatewaySettingsOutputSchema, gateway: gatewayStatusSchema }),
+        },
+      ],
+    }),
+    put: operation("Gateway", {
+      id: "putGatewaySettings",
+      summary: "Map unauthenticated loopback requests to a principal, or turn it off",
+      access: "manage",
+      body: gatewaySettingsSchema,
+      responses: [{ status: 200, description: "The settings as saved.", schema: settingsBody }],
+      errors: [
+        [403, "Switchboard does not listen on loopback only (`policy_denied`)"],
+        [409, "Another workspace holds the mapping"],
+      ],
+    }),
+  },
+};

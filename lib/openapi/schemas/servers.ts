@@ -1,0 +1,154 @@
+import { z } from "zod";
+import type { StoredAuth } from "@/db/schema";
+import { transports } from "@/lib/servers/config-schema";
+import type { ServerDto, ValueView } from "@/lib/servers/server-dto";
+import type {
+  checkServerHealth,
+  getServerDiagnostics,
+  reconnectServer,
+  refreshServerCatalog,
+} from "@/lib/servers/server-operations";
+import { connectionStates } from "@/lib/upstream/pool-events";
+import { describes } from "../type-check";
+import { catalogDiffSchema } from "./catalog";
+
+/** What the server routes answer: a server as shown (secrets set/unset only) and its live state. */
+
+type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>;
+
+const isoTime = () => z.string().meta({ description: "ISO 8601" });
+
+export const valueViewSchema = describes<ValueView>()(
+  z
+    .union([
+      z.string(),
+      z.object({ secret: z.string(), isSet: z.boolean() }),
+      z.object({ fromEnv: z.string(), isSet: z.boolean() }),
+    ])
+    .meta({
+      id: "ValueView",
+      description:
+        "A literal value as it is, or a reference with whether it is set (a secret's value is never shown).",
+    }),
+);
+
+const authTypes = [
+  "none",
+  "bearer",
+  "api_key",
+  "custom_header",
+  "oauth",
+] as const satisfies readonly StoredAuth["type"][];
+
+export const serverSchema = describes<ServerDto>()(
+  z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      displayName: z.string().nullable(),
+      description: z.string().nullable(),
+      transport: z.enum(transports),
+      target: z.string().meta({ description: "What the server points at: the command line or the URL." }),
+      command: z.string().nullable(),
+      programPath: z.string().nullable().meta({
+        description: "The program that runs: the command resolved on Switchboard's PATH when saved.",
+      }),
+      launchApprovedByOwner: z.boolean().meta({
+        description: "The launch was saved by an instance owner (owner-only launch specs need this).",
+      }),
+      args: z.array(z.string()),
+      cwd: z.string().nullable(),
+      env: z.record(z.string(), valueViewSchema),
+      url: z.string().nullable(),
+      headers: z.record(z.string(), valueViewSchema),
+      auth: z.object({
+        type: z.enum(authTypes),
+        headerName: z.string().optional(),
+        credential: valueViewSchema.optional(),
+      }),
+      enabled: z.boolean(),
+      connectTimeoutMs: z.number(),
+      callTimeoutMs: z.number(),
+      healthIntervalSeconds: z.number(),
+      status: z.string().meta({ description: 'Connection state; "unknown" until the pool reports one.' }),
+      lastError: z.string().nullable(),
+      createdAt: isoTime(),
+      updatedAt: isoTime(),
+    })
+    .meta({ id: "Server" }),
+);
+
+export const healthResultSchema = describes<Result<typeof checkServerHealth>>()(
+  z
+    .object({
+      ok: z.boolean(),
+      latencyMs: z.number().nullable().meta({ description: "null when no probe could be sent." }),
+      error: z.string().optional(),
+      checkedAt: isoTime(),
+      probe: z.enum(["ping", "tools/list"]).optional(),
+    })
+    .meta({ id: "HealthResult" }),
+);
+
+export const reconnectResultSchema = describes<Result<typeof reconnectServer>>()(
+  z.object({ state: z.enum(connectionStates) }),
+);
+
+export const refreshResultSchema = describes<Result<typeof refreshServerCatalog>>()(
+  z.object({
+    changed: z.boolean().meta({ description: "A new snapshot was taken." }),
+    hash: z.string(),
+    diff: catalogDiffSchema,
+    problems: z.array(z.string()).meta({ description: "What discovery could not list, one sentence each." }),
+  }),
+);
+
+const exitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
+
+const liveDiagnosticsSchema = z.object({
+  serverId: z.string(),
+  serverName: z.string(),
+  transport: z.enum(transports),
+  state: z.enum(connectionStates),
+  commandLine: z.string().optional().meta({ description: "stdio: secrets shown as [redacted]." }),
+  url: z.string().optional().meta({ description: "HTTP: without query or fragment." }),
+  pid: z.number().optional(),
+  connectedAt: z.string().optional(),
+  serverInfo: z.object({ name: z.string(), version: z.string(), title: z.string().optional() }).optional(),
+  capabilities: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .meta({ description: "The MCP capabilities the server announced." }),
+  protocolVersion: z.string().optional(),
+  lastError: z.object({ message: z.string(), at: z.string(), stderrTail: z.string().optional() }).optional(),
+  exit: exitSchema.extend({ at: z.string() }).optional(),
+  stderr: z.string().meta({ description: "The scrubbed stderr ring buffer (up to 64 KiB)." }),
+  recentFailures: z.number(),
+  nextRetryAt: z.string().optional(),
+  lastHealth: healthResultSchema.optional(),
+});
+
+export const diagnosticsSchema = describes<Result<typeof getServerDiagnostics>>()(
+  z
+    .object({
+      server: z.string(),
+      state: z.enum(connectionStates),
+      live: liveDiagnosticsSchema
+        .nullable()
+        .meta({ description: "null when this process's pool does not hold it." }),
+      lastError: z
+        .object({ message: z.string(), at: z.string().optional(), stderrTail: z.string().optional() })
+        .nullable(),
+      exit: exitSchema.extend({ at: z.string().optional() }).nullable(),
+      stderrTail: z.string(),
+      healthHistory: z.array(
+        z.object({
+          ok: z.boolean(),
+          latencyMs: z.number().nullable(),
+          error: z.string().nullable(),
+          checkedAt: isoTime(),
+        }),
+      ),
+    })
+    .meta({ id: "ServerDiagnostics" }),
+);
