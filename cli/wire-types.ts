@@ -12,12 +12,6 @@ type Answer<Op extends keyof operations, Status extends number = 200> =
     ? Body
     : never;
 
-/**
- * Fields the API does not send, which some commands still try before the real ones (fallbacks
- * from before the document existed): always undefined, so nothing can come to rely on them.
- */
-type NotSent<K extends string> = { [P in K]?: undefined };
-
 export type EffectClass = Schemas["Effect"];
 export type ToolWire = Schemas["GovernedTool"];
 export type CallStatus = Schemas["CallSummary"]["status"];
@@ -40,12 +34,10 @@ export type CallResult = Omit<Schemas["CallResult"], "content"> & {
 export type CallWire = Schemas["CallSummary"] & {
   arguments?: Schemas["Call"]["arguments"];
   result?: CallResult | null;
-} & NotSent<"approvalId" | "errorMessage">;
+};
 
 /** An approval as listed (with its call), or as a call carries it. */
-export type ApprovalWire = Schemas["ApprovalInfo"] & { call?: Schemas["Approval"]["call"] } & NotSent<
-    "callId" | "gatewayName" | "tool" | "requester"
-  >;
+export type ApprovalWire = Schemas["ApprovalInfo"] & { call?: Schemas["Approval"]["call"] };
 
 export type PrincipalWire = Schemas["Principal"];
 export type ApiKeyWire = Schemas["ApiKey"];

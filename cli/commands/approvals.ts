@@ -26,10 +26,10 @@ export function registerApprovals(program: Command): void {
           rows,
           [
             { header: "Id", value: (a) => a.id },
-            { header: "Call", value: (a) => a.callId ?? a.call?.id ?? "" },
-            { header: "Tool", value: (a) => a.gatewayName ?? a.tool ?? (a.call ? toolNameOf(a.call) : "") },
+            { header: "Call", value: (a) => a.call?.id ?? "" },
+            { header: "Tool", value: (a) => (a.call ? toolNameOf(a.call) : "") },
             { header: "Status", value: (a) => a.status, style: (text) => statusColor(text, colors) },
-            { header: "Requester", value: (a) => requesterName(a.requester ?? a.call?.requester) },
+            { header: "Requester", value: (a) => requesterName(a.call?.requester) },
             { header: "Why", value: (a) => a.requiredBecause ?? "", max: 40 },
             {
               header: options.status === "pending" ? "Expires" : "Decided",
@@ -75,12 +75,12 @@ async function listApprovals(client: ApiClient, status: string): Promise<Approva
 async function resolveApprovalId(client: ApiClient, id: string): Promise<string> {
   const pending = await listApprovals(client, "pending");
   if (pending.some((a) => a.id === id)) return id;
-  const byCall = pending.find((a) => (a.callId ?? a.call?.id) === id);
+  const byCall = pending.find((a) => a.call?.id === id);
   if (byCall) return byCall.id;
   // Already decided: deciding again is a 409 whose message says so.
   const decided = await listApprovals(client, "decided");
   if (decided.some((a) => a.id === id)) return id;
-  const decidedCall = decided.find((a) => (a.callId ?? a.call?.id) === id);
+  const decidedCall = decided.find((a) => a.call?.id === id);
   if (decidedCall) return decidedCall.id;
   throw new CliError(
     `There is no approval or held call with the id "${id}". See switchboard approvals list.`,

@@ -88,7 +88,7 @@ async function waitForCall(
   const deadline = timeout === undefined ? Number.POSITIVE_INFINITY : Date.now() + timeout * 1000;
   let call = first;
   while (!terminalCallStatuses.includes(call.status)) {
-    const approval = call.approval?.id ?? call.approvalId ?? call.id;
+    const approval = call.approval?.id ?? call.id;
     spinner.update(
       call.status === "pending_approval"
         ? `Waiting for approval of ${toolNameOf(call)} (call ${call.id}). Approve: switchboard approvals approve ${approval}`
@@ -113,7 +113,7 @@ async function waitForCall(
 /** Prints the outcome, and turns a failed, errored or refused call into its exit code. */
 function report(call: CallWire, printAsJson: boolean): void {
   if (printAsJson) printJson(call);
-  const message = call.error?.message ?? call.errorMessage ?? call.approval?.reason ?? null;
+  const message = call.error?.message ?? call.approval?.reason ?? null;
   switch (call.status) {
     case "succeeded": {
       if (!printAsJson) print(describeResult(call.result));

@@ -56,7 +56,7 @@ export function registerCalls(program: Command): void {
       );
       if (json) return printJson(body);
       const call = unwrapCall(body);
-      const error = call.error?.message ?? call.errorMessage ?? "";
+      const error = call.error?.message ?? "";
       print(
         renderFields(
           [

@@ -10,20 +10,21 @@ import { parseOrThrow } from "@/lib/validation";
 
 const AUDIT_PAGE_SIZE = 50;
 
-const auditQuerySchema = z.strictObject({
+export const auditQuerySchema = z.strictObject({
   limit: z.coerce
     .number({ error: "limit must be a number." })
     .int()
     .min(1, { error: "limit must be at least 1." })
     .max(200, { error: "limit can be at most 200." })
     .default(AUDIT_PAGE_SIZE),
-  cursor: z.string().min(1).max(100).optional(),
+  cursor: z.string().min(1).max(100).optional().meta({ description: "`nextCursor` of the page before." }),
   action: z
     .string()
     .regex(/^[a-z_]+(\.[a-z_]+)?$/, {
       error: 'action is an action ("member.invited") or a group ("member").',
     })
-    .optional(),
+    .optional()
+    .meta({ description: 'An action ("member.invited") or a group ("member").' }),
 });
 
 export type AuditEntryDto = {

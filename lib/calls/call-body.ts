@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** POST /api/v1/calls body (API.md): the REST face of executeToolCall. */
+/** POST /api/v1/calls body: the REST face of executeToolCall. */
 export const postCallBodySchema = z.strictObject({
   tool: z
     .string({ error: "tool is required: the gateway name, e.g. local-tools__echo." })

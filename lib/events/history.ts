@@ -27,9 +27,11 @@ const cursor = z.coerce
   .min(0, { error: "Must be at least 0." })
   .max(Number.MAX_SAFE_INTEGER);
 
-const pageSchema = z.object({
-  before: cursor.optional(),
-  after: cursor.optional(),
+export const eventPageQuerySchema = z.object({
+  before: cursor.optional().meta({ description: "Events older than this id." }),
+  after: cursor
+    .optional()
+    .meta({ description: "Events newer than this id, oldest first (to follow the log)." }),
   limit: z.coerce
     .number({ error: "Expected a whole number." })
     .int({ error: "Expected a whole number." })
@@ -38,12 +40,12 @@ const pageSchema = z.object({
     .default(50),
 });
 
-export type EventPageQuery = z.infer<typeof pageSchema> & { filter: EventFilter };
+export type EventPageQuery = z.infer<typeof eventPageQuerySchema> & { filter: EventFilter };
 
 /** `?before=&after=&limit=` plus the filter of GET /api/v1/events. */
 export function parseEventPageQuery(params: URLSearchParams): EventPageQuery {
   const page = parseOrThrow(
-    pageSchema,
+    eventPageQuerySchema,
     {
       before: params.get("before") ?? undefined,
       after: params.get("after") ?? undefined,

@@ -14,7 +14,7 @@ type Handler<C> = (ctx: C) => Promise<Response | unknown>;
 /**
  * The one wrapper around every /api/v1 handler: authenticates the caller (API key or session),
  * checks the permission the route declares, runs the handler in the caller's workspace, and turns
- * any error into the JSON error shape of API.md. A handler returns a Response, or data for a 200.
+ * any error into the one JSON error shape (`{error: {code, message, fieldErrors?}}`, see /api/v1/openapi.json). A handler returns a Response, or data for a 200.
  */
 export function apiRoute<P = Record<string, never>>(permission: Permission, handler: Handler<ApiContext<P>>) {
   return wrap<P, ApiContext<P>>(async (base) => {

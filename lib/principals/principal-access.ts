@@ -14,7 +14,7 @@ import { getPrincipalRowOrThrow, listGrantPatterns, touchPrincipal } from "./pri
 
 type PrincipalRef = { tenantId: string; principalId: string };
 
-const createKeySchema = z.strictObject({
+export const createPrincipalKeySchema = z.strictObject({
   name: z.string({ error: "name is required." }).trim().min(1).max(100),
 });
 
@@ -26,7 +26,7 @@ export async function createPrincipalKey(
   db: Database,
   params: PrincipalRef & { input: unknown; by: AuditActor },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
-  const { name } = parseOrThrow(createKeySchema, params.input, "The API key");
+  const { name } = parseOrThrow(createPrincipalKeySchema, params.input, "The API key");
   const principal = await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
   const created = await createApiKey(db, {
     tenantId: params.tenantId,

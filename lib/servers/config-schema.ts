@@ -4,7 +4,7 @@ import { whenMissing } from "@/lib/validation";
 
 /**
  * The server configuration accepted by POST /api/v1/servers and the dashboard form
- * (shape: shared/design/API.md). Messages are written for the person who sent the request.
+ * (its shape is in /api/v1/openapi.json). Messages are written for the person who sent the request.
  */
 
 const reservedServerNames = new Set(["switchboard", "import", "export"]);

@@ -56,7 +56,7 @@ async function listServers(): Promise<Array<Record<string, unknown>>> {
 
 type ErrorBody = { error: { code: string; message: string; fieldErrors?: Record<string, string[]> } };
 
-/** The API.md error shape: code, a message for a person, optional field errors — and no internals. */
+/** The REST error shape: code, a message for a person, optional field errors — and no internals. */
 async function expectError(res: Response, status: number, code: string): Promise<ErrorBody["error"]> {
   const text = await res.text();
   expect({ status: res.status, text }).toMatchObject({ status });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { replaceGrantsSchema } from "@/lib/policy/grants";
+import { createPrincipalKeySchema } from "@/lib/principals/principal-access";
 import { createPrincipalSchema } from "@/lib/principals/principals";
 import { operation, pathParams } from "../operation";
 import { createdApiKeySchema, principalSchema } from "../schemas/people";
@@ -12,12 +13,6 @@ const principalId = pathParams({ id: "The principal's id." });
 const patterns = z.object({
   patterns: z.array(z.string()).meta({ description: "`*`, `<server>__*` or `<server>__<tool>`, sorted." }),
 });
-
-/**
- * A copy: lib/principals/principal-access.ts keeps its schema private. Exporting it there would
- * let this document use the schema itself.
- */
-const createPrincipalKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
 
 export const principalPaths: ZodOpenApiPathsObject = {
   "/api/v1/principals": {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { auditQuerySchema } from "@/lib/auth/audit-log";
 import { eventFilterSchema } from "@/lib/events/filter";
-import { MAX_PAGE } from "@/lib/events/history";
+import { eventPageQuerySchema } from "@/lib/events/history";
 import { gatewaySettingsSchema } from "@/lib/gateway/settings/loopback-mapping";
 import { putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
 import { operation } from "../operation";
@@ -10,28 +11,6 @@ import { auditPageSchema } from "../schemas/people";
 import { gatewaySettingsOutputSchema, gatewayStatusSchema, secretSummarySchema } from "../schemas/settings";
 
 /** Events, the audit trail, secrets and the gateway's settings. */
-
-/**
- * Copies: lib/events/history.ts and lib/auth/audit-log.ts keep their query schemas private.
- * Exporting them there would let this document use the schemas themselves.
- */
-const eventId = z.coerce.number().int().min(0);
-const eventPageQuerySchema = z.object({
-  before: eventId.optional().meta({ description: "Events older than this id." }),
-  after: eventId
-    .optional()
-    .meta({ description: "Events newer than this id, oldest first (to follow the log)." }),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(50),
-});
-const auditQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  cursor: z.string().min(1).max(100).optional().meta({ description: "`nextCursor` of the page before." }),
-  action: z
-    .string()
-    .regex(/^[a-z_]+(\.[a-z_]+)?$/)
-    .optional()
-    .meta({ description: 'An action ("member.invited") or a group ("member").' }),
-});
 
 const eventFilter = eventFilterSchema.extend({
   server: eventFilterSchema.shape.server.meta({ description: "A server's id or name." }),
