@@ -7,6 +7,8 @@ import { RecentIds } from "./recent-ids";
 /*
  * The events SSE stream, framework-free: a Web ReadableStream that replays from the table, then
  * follows the live bus, with a bounded buffer per subscriber. The route handler only wires it up.
+ * Our own rather than an SSE library's: the replay-then-live hand-over without loss or repeat and
+ * the per-reader bound with a `gap` resync are the whole of it, and no library does them.
  */
 
 export const SSE_HEADERS = {
