@@ -13,6 +13,11 @@ export default defineConfig({
       },
       {
         extends: true,
+        // Client hooks and components in a DOM (jsdom), against real local endpoints.
+        test: { name: "components", include: ["tests/components/**/*.test.{ts,tsx}"], environment: "jsdom" },
+      },
+      {
+        extends: true,
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],

@@ -29,7 +29,7 @@ step "deps" bash scripts/ensure-test-deps.sh
 step "stdio-user" bash scripts/share-checkout-with-stdio-user.sh
 step "typecheck" npx tsc --noEmit
 step "lint" npm run lint --silent
-step "unit" npx vitest run --project unit
+step "unit" npx vitest run --project unit --project components # components: client hooks in jsdom
 step "integration" npx vitest run --project integration
 step "build" npx next build
 step "e2e" npx playwright test # the browser tests (tests/e2e) and the attack reproductions (tests/security)

@@ -26,6 +26,7 @@ type CallBody = {
 
 let agent: APIRequestContext;
 let agentName: string;
+let agentId: string;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await playwright.request.newContext({
@@ -37,7 +38,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
   // An agent of its own, granted the demo server's tools: the bootstrap key belongs to no principal.
   agentName = `approvals-e2e-${Date.now()}`;
-  ({ agent } = await createAgent(api, playwright, {
+  ({ agent, principalId: agentId } = await createAgent(api, playwright, {
     baseURL,
     name: agentName,
     patterns: ["local-tools__*"],
@@ -45,8 +46,19 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   await api.dispose();
 });
 
-test.afterAll(async () => {
+test.afterAll(async ({ playwright, baseURL }) => {
   await agent?.dispose();
+  // A test that stopped half-way leaves no call of this agent in the shared approval queue.
+  const api = await playwright.request.newContext({
+    baseURL,
+    extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+  });
+  const { approvals } = (await (await api.get("/api/v1/approvals?status=pending")).json()) as {
+    approvals: { call: { id: string; requester: { id: string } } }[];
+  };
+  for (const { call } of approvals.filter((a) => agentId && a.call.requester.id === agentId))
+    await api.post(`/api/v1/approvals/${call.id}/deny`, { data: { reason: "e2e clean-up" } });
+  await api.dispose();
 });
 
 /** Page object for /approvals. */

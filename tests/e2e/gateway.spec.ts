@@ -19,21 +19,22 @@ const ECHO = "local-tools__echo";
 const WORD_COUNT = "local-tools__word_count";
 const run = promisify(execFile);
 
-type ToolsBody = { tools: { id: string; gatewayName: string }[] };
+type Tool = { id: string; gatewayName: string; effect: string | null };
+type ToolsBody = { tools: Tool[] };
 
-async function toolId(api: APIRequestContext, gatewayName: string): Promise<string> {
-  let id: string | undefined;
+async function findTool(api: APIRequestContext, gatewayName: string): Promise<Tool> {
+  let found: Tool | undefined;
   await expect
     .poll(
       async () => {
         const body = (await (await api.get(`/api/v1/tools?q=${gatewayName}`)).json()) as ToolsBody;
-        id = body.tools.find((tool) => tool.gatewayName === gatewayName)?.id;
-        return id;
+        found = body.tools.find((tool) => tool.gatewayName === gatewayName);
+        return found;
       },
       { timeout: 30_000 },
     )
     .toBeTruthy();
-  return id ?? "";
+  return found as Tool;
 }
 
 const text = (result: unknown) =>
@@ -53,6 +54,8 @@ test.describe("the MCP gateway at /mcp", () => {
   let key = "";
   let client: Client;
   let gatewayUrl: URL;
+  /** The demo tools' effects before this file changed them: put back afterwards, as they were. */
+  const originalEffects = new Map<string, string | null>();
 
   test.beforeAll(async ({ playwright, baseURL }) => {
     const api = await playwright.request.newContext({
@@ -70,10 +73,14 @@ test.describe("the MCP gateway at /mcp", () => {
     });
     expect(grants.ok()).toBe(true);
     // echo is classified read (runs at once); word_count stays unclassified (external-write: approval).
-    expect(
-      (await api.patch(`/api/v1/tools/${await toolId(api, ECHO)}`, { data: { effect: "read" } })).ok(),
-    ).toBe(true);
-    await api.patch(`/api/v1/tools/${await toolId(api, WORD_COUNT)}`, { data: { effect: null } });
+    for (const [name, effect] of [
+      [ECHO, "read"],
+      [WORD_COUNT, null],
+    ] as const) {
+      const tool = await findTool(api, name);
+      if (!originalEffects.has(tool.id)) originalEffects.set(tool.id, tool.effect);
+      expect((await api.patch(`/api/v1/tools/${tool.id}`, { data: { effect } })).ok()).toBe(true);
+    }
     await api.dispose();
 
     gatewayUrl = new URL("/mcp", baseURL);
@@ -91,7 +98,7 @@ test.describe("the MCP gateway at /mcp", () => {
       baseURL,
       extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
     });
-    await api.patch(`/api/v1/tools/${await toolId(api, ECHO)}`, { data: { effect: null } });
+    for (const [id, effect] of originalEffects) await api.patch(`/api/v1/tools/${id}`, { data: { effect } });
     await api.dispose();
   });
 

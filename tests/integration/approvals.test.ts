@@ -8,19 +8,22 @@ import { GET as waitRoute } from "@/app/api/v1/calls/[id]/wait/route";
 import { GET as listCallsRoute, POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { GET as getPolicyRoute, PUT as putPolicyRoute } from "@/app/api/v1/policy/approvals/route";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestAgent, createTestApiKey, createTestOperator } from "../fixtures/databases";
+import { createTestAgent, createTestApiKey, createTestOperator, drivers } from "../fixtures/databases";
 import { bearer, type Json, sendTo } from "../fixtures/route-request";
 
 /*
- * The REST face of governed calls (API.md): a call made over HTTP waits in the queue, an operator
+ * The REST face of governed calls: a call made over HTTP waits in the queue, an operator
  * decides it over HTTP, the caller picks up the result with /wait, and the call's page data has
  * its whole timeline. Real route handlers, real servers.
  */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const cookie = (value: string) => ({ cookie: value });
-describe("calls and approvals over REST", () => {
+describe.each(drivers)("calls and approvals over REST on %s", (driver) => {
   let world: CallsWorld;
   let agentKey: Record<string, string>;
   const token = () => `t-${randomBytes(6).toString("hex")}`;
@@ -28,12 +31,11 @@ describe("calls and approvals over REST", () => {
     sendTo(postCallRoute, "/api/v1/calls", { method: "POST", headers, body });
 
   beforeAll(async () => {
-    world = await openCallsWorld("pglite");
+    world = await openCallsWorld(driver);
     agentKey = bearer(world.agent.key);
   });
   afterAll(async () => {
     await world?.close();
-    vi.unstubAllEnvs();
   });
 
   it("a call over REST waits in the queue, is approved over REST, and /wait hands over the result", async () => {
@@ -79,7 +81,7 @@ describe("calls and approvals over REST", () => {
     expect(approved.body.approval).toMatchObject({
       status: "approved",
       reason: "ok for today",
-      decidedBy: { kind: "operator", name: "approver-a-pglite" },
+      decidedBy: { kind: "operator", name: `approver-a-${driver}` },
     });
 
     const done = await waiting;
@@ -97,7 +99,7 @@ describe("calls and approvals over REST", () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({
       code: "conflict",
-      message: expect.stringContaining("already approved by approver-a-pglite"),
+      message: expect.stringContaining(`already approved by approver-a-${driver}`),
     });
 
     const detail = await sendTo(getCallRoute, `/api/v1/calls/${callId}`, {
@@ -112,7 +114,7 @@ describe("calls and approvals over REST", () => {
       "call.succeeded",
     ]);
     expect(detail.body.timeline[2].detail).toMatchObject({
-      decidedBy: "approver-a-pglite",
+      decidedBy: `approver-a-${driver}`,
       reason: "ok for today",
     });
     expect(world.recorded().filter((r) => r === t)).toHaveLength(1);

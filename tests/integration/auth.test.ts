@@ -9,13 +9,16 @@ import { signIn } from "@/lib/auth/sign-in";
 import { AppError } from "@/lib/errors";
 import { bootstrapDatabase } from "@/lib/runtime/bootstrap";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
-import { openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
+import { drivers, openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
 vi.mock("next/headers", () => ({
   headers: async () => new Headers(),
   cookies: async () => ({ get: () => undefined, set: () => undefined, delete: () => undefined }),
 }));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const list = (headers: Record<string, string>) =>
   listServersRoute(new Request("http://127.0.0.1:3000/api/v1/servers", { headers }), {
@@ -31,16 +34,15 @@ async function errorOf(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError;
 }
 
-describe("auth", () => {
+describe.each(drivers)("auth on %s", (driver) => {
   let handle: ProcessDatabase;
   const admin = { name: "Ada", email: "ada@example.com", password: "a long password" };
 
   beforeAll(async () => {
-    handle = await openProcessTestDatabase("pglite");
+    handle = await openProcessTestDatabase(driver);
   });
   afterAll(async () => {
     await handle?.close();
-    vi.unstubAllEnvs();
   });
 
   it("first-run setup creates the admin of the existing workspace, once", async () => {
@@ -126,9 +128,9 @@ describe("auth", () => {
   });
 });
 
-describe("headless bootstrap and the setup token", () => {
+describe.each(drivers)("headless bootstrap and the setup token on %s", (driver) => {
   it("creates an admin key of exactly the given value on an empty database only", async () => {
-    const handle = await openTestDatabase("pglite");
+    const handle = await openTestDatabase(driver);
     const value = "sb_bootstrap-value-for-tests-123456";
     await bootstrapDatabase(handle.db, { seedDemoServers: false, bootstrapApiKey: value });
     await bootstrapDatabase(handle.db, {
@@ -147,7 +149,7 @@ describe("headless bootstrap and the setup token", () => {
 
   it("asks for the printed token when Switchboard listens beyond loopback", async () => {
     vi.stubEnv("HOST", "0.0.0.0");
-    const handle = await openProcessTestDatabase("pglite");
+    const handle = await openProcessTestDatabase(driver);
     const token = await issueSetupToken(handle.db);
     const input = { name: "Ada", email: "ada@example.com", password: "a long password" };
     const refused = await errorOf(

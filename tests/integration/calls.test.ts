@@ -288,6 +288,7 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
     await putApprovalPolicy(world.handle.db, { tenantId: world.tenantId, input: { expirySeconds: 1 } });
     const t = token();
     const held = await call("fixture__record", { token: t });
+    // Time passing on purpose: the approval's one second runs out while nobody asks about it.
     await new Promise((r) => setTimeout(r, 1_100));
     await expect(decide(held.id, "approve")).rejects.toMatchObject({
       code: "conflict",

@@ -38,8 +38,18 @@ async function eventually(check: () => boolean, what: string, timeoutMs = 15_000
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const idsOf = (list: RecordedEvent[]) => list.map((e) => e.id);
+
+/**
+ * Proves nothing more arrived without waiting a fixed time: `from` records one more event and the
+ * test waits until `to` has it. Delivery is in order, so whatever `to` was going to receive before
+ * it (a duplicate, a late copy) has arrived by then; returns the sentinel.
+ */
+async function sentinel(from: Process, to: Process, tenantId: string): Promise<RecordedEvent> {
+  const marker = await from.hub.record(from.handle.db, { tenantId, event: health(1_000) });
+  await eventually(() => idsOf(to.seen).includes(marker.id), `${to.name} to receive ${from.name}'s sentinel`);
+  return marker;
+}
 
 async function startProcess(
   name: string,
@@ -94,9 +104,12 @@ describe("events across processes on PostgreSQL", () => {
     await eventually(() => a.seen.length === 21, "A to receive B's event");
     expect(a.seen.at(-1)).toEqual(back);
 
-    await sleep(300);
-    expect(a.seen).toHaveLength(21);
-    expect(b.seen).toHaveLength(21);
+    // One sentinel each way: nothing arrived twice before them.
+    const fromA = await sentinel(a, b, tenantId);
+    const fromB = await sentinel(b, a, tenantId);
+    const expected = [...idsOf(recorded), back.id, fromA.id, fromB.id];
+    expect(idsOf(a.seen)).toEqual(expected);
+    expect(idsOf(b.seen)).toEqual(expected);
   });
 
   it("delivers a concurrent burst exactly once", async () => {
@@ -105,24 +118,28 @@ describe("events across processes on PostgreSQL", () => {
       Array.from({ length: 200 }, (_, i) => a.hub.record(a.handle.db, { tenantId, event: health(i) })),
     );
     await eventually(() => b.seen.length >= 200, "B to receive the burst");
-    await sleep(300);
-    expect(b.seen).toHaveLength(200);
-    expect(new Set(idsOf(b.seen))).toEqual(new Set(idsOf(recorded)));
+    const marker = await sentinel(a, b, tenantId);
+    expect(b.seen).toHaveLength(201);
+    expect(b.seen.at(-1)?.id).toBe(marker.id);
+    expect(new Set(idsOf(b.seen))).toEqual(new Set([...idsOf(recorded), marker.id]));
   });
 
   it("publishes an event recorded in a transaction only after commit, on every process; never after rollback", async () => {
     await open();
+    let outside: RecordedEvent | undefined;
     const inTx = await a.handle.db.transaction(async (tx) => {
       const event = await a.hub.record(tx, { tenantId, event: health(1) });
-      await sleep(200);
+      // A sentinel recorded outside the transaction, after it, reaches both processes: had the
+      // event inside been published early, it would have been seen first.
+      outside = await sentinel(a, b, tenantId);
       // Not committed yet: a waiter woken now would read the old state.
-      expect(idsOf(a.seen)).not.toContain(event.id);
-      expect(idsOf(b.seen)).not.toContain(event.id);
+      expect(idsOf(a.seen)).toEqual([outside.id]);
+      expect(idsOf(b.seen)).toEqual([outside.id]);
       return event;
     });
-    await eventually(() => a.seen.length === 1 && b.seen.length === 1, "both processes to publish it");
-    expect(a.seen[0]).toEqual(inTx);
-    expect(b.seen[0]).toEqual(inTx);
+    await eventually(() => a.seen.length === 2 && b.seen.length === 2, "both processes to publish it");
+    expect(a.seen[1]).toEqual(inTx);
+    expect(b.seen[1]).toEqual(inTx);
 
     await expect(
       a.handle.db.transaction(async (tx) => {
@@ -131,9 +148,9 @@ describe("events across processes on PostgreSQL", () => {
       }),
     ).rejects.toThrow("roll back");
     const after = await a.hub.record(a.handle.db, { tenantId, event: health(3) });
-    await eventually(() => b.seen.length === 2, "B to receive the next event");
-    expect(idsOf(a.seen)).toEqual([inTx.id, after.id]);
-    expect(idsOf(b.seen)).toEqual([inTx.id, after.id]);
+    await eventually(() => b.seen.length === 3, "B to receive the next event");
+    expect(idsOf(a.seen)).toEqual([outside?.id, inTx.id, after.id]);
+    expect(idsOf(b.seen)).toEqual([outside?.id, inTx.id, after.id]);
   });
 
   it("catches up after its LISTEN connection dropped, from the last id seen", async () => {
@@ -155,7 +172,9 @@ describe("events across processes on PostgreSQL", () => {
       const missed: RecordedEvent[] = [];
       for (let i = 1; i <= 5; i++)
         missed.push(await a.hub.record(a.handle.db, { tenantId, event: health(i) }));
-      await sleep(300);
+      // No wait needed: B has no LISTEN connection (none re-established yet) and no sweep due
+      // (60 s), so nothing can reach it until connections are allowed again.
+      expect(b.relay.listens).toBe(listensBefore);
       expect(idsOf(b.seen)).toEqual([before.id]);
       await admin.unsafe(`alter database "${dbName}" allow_connections true`);
 
@@ -167,9 +186,10 @@ describe("events across processes on PostgreSQL", () => {
       const later = await a.hub.record(a.handle.db, { tenantId, event: health(7) });
       await eventually(() => b.seen.length === 7, "B to receive a live event again");
       expect(b.seen.at(-1)?.id).toBe(later.id);
-      await sleep(300);
-      expect(b.seen).toHaveLength(7);
-      expect(a.seen).toHaveLength(7);
+      const fromA = await sentinel(a, b, tenantId);
+      const fromB = await sentinel(b, a, tenantId);
+      expect(idsOf(b.seen)).toEqual([before.id, ...idsOf(missed), later.id, fromA.id, fromB.id]);
+      expect(idsOf(a.seen)).toEqual([before.id, ...idsOf(missed), later.id, fromA.id, fromB.id]);
     } finally {
       await admin.unsafe(`alter database "${dbName}" allow_connections true`).catch(() => {});
       await admin.end();
@@ -201,10 +221,17 @@ describe("events across processes on PostgreSQL", () => {
 
   it("stops its relay when the database is closed", async () => {
     await open();
-    await b.handle.close();
-    await a.hub.record(a.handle.db, { tenantId, event: health(1) });
-    await sleep(300);
-    expect(b.seen).toHaveLength(0);
+    // A third process still listening is the sentinel: once it has A's events, so would B.
+    const c = await startProcess("C", await openDatabase({ driver: "postgres", url }));
+    try {
+      await b.handle.close();
+      await a.hub.record(a.handle.db, { tenantId, event: health(1) });
+      await sentinel(a, c, tenantId);
+      expect(c.seen).toHaveLength(2);
+      expect(b.seen).toHaveLength(0);
+    } finally {
+      await c.handle.close();
+    }
   });
 });
 
@@ -237,8 +264,10 @@ describe("events on PGlite (one process)", () => {
     await eventually(() => seen.length === 3, "the committed event");
     expect(seen[2]).toEqual(inTx);
     const next = await hub.record(handle.db, { tenantId, event: health(4) });
-    await sleep(100);
-    expect(idsOf(seen)).toEqual([plain.id, noRelayTx.id, inTx.id, next.id]);
+    // Sentinel: one more through the relay (recorded in a transaction); nothing came twice before it.
+    const last = await handle.db.transaction((tx) => hub.record(tx, { tenantId, event: health(5) }));
+    await eventually(() => idsOf(seen).includes(last.id), "the sentinel");
+    expect(idsOf(seen)).toEqual([plain.id, noRelayTx.id, inTx.id, next.id, last.id]);
     await hub.stopRelay();
   });
 });

@@ -10,7 +10,7 @@ import { handleGatewayRequest } from "@/lib/gateway/handler";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { registerServer } from "@/lib/servers/registry";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestAgent } from "../fixtures/databases";
+import { createTestAgent, drivers } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 import { binOf } from "../fixtures/mcp-servers/pool-harness";
 
@@ -21,6 +21,9 @@ import { binOf } from "../fixtures/mcp-servers/pool-harness";
  */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const BASE = "http://127.0.0.1:3000";
 
@@ -44,14 +47,14 @@ async function refusal(promise: Promise<unknown>): Promise<McpError> {
   return error as McpError;
 }
 
-describe("gateway resources and prompts (in-process, PGlite, server-everything)", () => {
+describe.each(drivers)("gateway resources and prompts (in-process, %s, server-everything)", (driver) => {
   let world: CallsWorld;
   let granted: Client;
   let ungranted: Client;
   let grantedKey: string;
 
   beforeAll(async () => {
-    world = await openCallsWorld("pglite");
+    world = await openCallsWorld(driver);
     const server = await registerServer(world.handle.db, {
       authority: SYSTEM_AUTHORITY,
       tenantId: world.tenantId,
@@ -80,13 +83,12 @@ describe("gateway resources and prompts (in-process, PGlite, server-everything)"
     ).key;
     granted = await connect(grantedKey);
     ungranted = await connect(world.agent.key);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await granted?.close();
     await ungranted?.close();
     await world?.close();
-    vi.unstubAllEnvs();
   });
 
   it("declares resources and prompts", () => {

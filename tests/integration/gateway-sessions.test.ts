@@ -15,6 +15,7 @@ import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/gateway/sessions/sessions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
+import { drivers } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
 import { initializeRequest } from "../fixtures/mcp-messages";
@@ -34,6 +35,9 @@ import {
  */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const URL_BASE = "http://127.0.0.1:3000";
 const PATH = `/mcp/servers/${CONFORMANCE_SERVER}`;
@@ -95,18 +99,17 @@ async function messagesOf(response: Response): Promise<Array<Record<string, unkn
 const text = (result: unknown) =>
   ((result as CallToolResult).content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
-describe("gateway sessions (in-process, PGlite, the conformance fixture over stdio)", () => {
+describe.each(drivers)("gateway sessions (in-process, %s, the conformance fixture over stdio)", (driver) => {
   let world: ConformanceWorld;
 
   beforeAll(async () => {
-    world = await openConformanceWorld();
+    world = await openConformanceWorld(driver);
     listener = await listenGateway();
   });
   afterAll(async () => {
     await gatewaySessions.closeAll();
     await listener?.close();
     await world?.close();
-    vi.unstubAllEnvs();
   });
 
   it("opens a session on initialize, serves every later request on it, and ends it on DELETE", async () => {

@@ -10,7 +10,7 @@ import { updateTool } from "@/lib/catalog/governed-tools";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestApiKey } from "../fixtures/databases";
+import { createTestApiKey, drivers } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
 
@@ -22,6 +22,9 @@ import { type GatewayListener, listenGateway } from "../fixtures/gateway-listene
  */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 const BASE = "http://127.0.0.1:3000";
 
@@ -41,12 +44,12 @@ async function connect(key: string, scope: GatewayScope = "all"): Promise<Client
 const text = (result: unknown) =>
   ((result as CallToolResult).content ?? []).map((c) => (c.type === "text" ? c.text : "")).join("\n");
 
-describe("the MCP gateway (in-process, PGlite)", () => {
+describe.each(drivers)("the MCP gateway (in-process, %s)", (driver) => {
   let world: CallsWorld;
   let client: Client;
 
   beforeAll(async () => {
-    world = await openCallsWorld("pglite");
+    world = await openCallsWorld(driver);
     listener = await listenGateway();
     for (const name of ["local-tools__echo", "local-tools__word_count"]) {
       await updateTool(world.handle.db, {
@@ -66,7 +69,6 @@ describe("the MCP gateway (in-process, PGlite)", () => {
     await client?.close();
     await listener?.close();
     await world?.close();
-    vi.unstubAllEnvs();
   });
 
   it("refuses a request without a key (401, WWW-Authenticate) and a key of no principal (403)", async () => {

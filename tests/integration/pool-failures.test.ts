@@ -192,7 +192,12 @@ describe("a call that breaks", () => {
     await rec.pool.getClient("id-cancellable");
     const controller = new AbortController();
     const call = rec.pool.callTool("id-cancellable", "slow", { ms: 60_000 }, { signal: controller.signal });
-    setTimeout(() => controller.abort(new Error("the operator pressed cancel")), 200);
+    // The operator presses cancel while the call runs on the server.
+    await rec.waitForEvent(
+      (e) => e.type === "stderr" && e.text.includes("slow call started"),
+      "the call to start",
+    );
+    controller.abort(new Error("the operator pressed cancel"));
     await expect(call).rejects.toThrow("the operator pressed cancel");
     await rec.waitForEvent(
       (e) => e.type === "stderr" && e.text.includes("slow call cancelled by the client"),

@@ -7,14 +7,22 @@ import { DELETE as deletePrincipalRoute, GET as getPrincipalRoute } from "@/app/
 import { GET as listPrincipalsRoute, POST as postPrincipalRoute } from "@/app/api/v1/principals/route";
 import { resolveActor } from "@/lib/auth/actor";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
-import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
+import {
+  createTestApiKey,
+  createTestOperator,
+  drivers,
+  openProcessTestDatabase,
+} from "../fixtures/databases";
 import { senderAs } from "../fixtures/route-request";
 
 /* Principals over REST: create, a key shown once (gateway-only), grants replaced as a set. */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
-describe("principals REST", () => {
+describe.each(drivers)("principals REST on %s", (driver) => {
   let handle: ProcessDatabase;
   let admin: Record<string, string>;
   let viewer: Record<string, string>;
@@ -22,7 +30,7 @@ describe("principals REST", () => {
   const send = senderAs(() => admin);
 
   beforeAll(async () => {
-    handle = await openProcessTestDatabase("pglite");
+    handle = await openProcessTestDatabase(driver);
     admin = { authorization: `Bearer ${await createTestApiKey(handle, ["admin"])}` };
     viewer = {
       cookie: (await createTestOperator(handle, { email: "v@example.com", role: "viewer" })).cookie,
@@ -30,7 +38,6 @@ describe("principals REST", () => {
   });
   afterAll(async () => {
     await handle?.close();
-    vi.unstubAllEnvs();
   });
 
   it("creates a principal, gives it a gateway key shown once, and replaces its grants as a set", async () => {

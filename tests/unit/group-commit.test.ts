@@ -6,6 +6,7 @@ function recordingWriter() {
   const batches: string[][] = [];
   const write = async (batch: string[]) => {
     batches.push(batch);
+    // A write that takes a moment (time passing on purpose), so entries added meanwhile queue up.
     await new Promise((resolve) => setTimeout(resolve, 5));
     if (batch.includes("poison")) throw new Error("refused");
     return batch.map((entry) => entry.toUpperCase());
