@@ -14,7 +14,7 @@ import {
   filesystemServer,
   type StdioConnection,
   tsServer,
-} from "../fixtures/mcp-servers/catalog-connect";
+} from "../../fixtures/mcp-servers/catalog-connect";
 
 const names = (entries: { name: string }[]) => entries.map((e) => e.name).sort();
 

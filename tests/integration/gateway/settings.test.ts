@@ -15,8 +15,8 @@ import {
   createTestApiKey,
   openProcessTestDatabase,
   openTestDatabase,
-} from "../fixtures/databases";
-import { initializeRequest } from "../fixtures/mcp-messages";
+} from "../../fixtures/databases";
+import { initializeRequest } from "../../fixtures/mcp-messages";
 
 /*
  * The loopback → principal mapping (Settings → Gateway): stored per workspace, held by one

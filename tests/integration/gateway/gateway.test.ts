@@ -9,10 +9,10 @@ import { decideApproval } from "@/lib/approvals/decide-approval";
 import { updateTool } from "@/lib/catalog/governed-tools";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
-import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestApiKey, drivers } from "../fixtures/databases";
-import { eventually } from "../fixtures/eventually";
-import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
+import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
+import { createTestApiKey, drivers } from "../../fixtures/databases";
+import { eventually } from "../../fixtures/eventually";
+import { type GatewayListener, listenGateway } from "../../fixtures/gateway-listener";
 
 /*
  * The gateway in-process: a real SDK client speaks streamable HTTP to the gateway's front door on a

@@ -17,7 +17,7 @@ import {
   textOf,
   tsxArgs,
 } from "@/tests/fixtures/mcp-servers/pool-harness";
-import { makeSharedTempDir } from "../fixtures/shared-temp-dir";
+import { makeSharedTempDir } from "../../fixtures/shared-temp-dir";
 
 describe("server-everything", () => {
   let rec: RecordingPool;

@@ -14,7 +14,7 @@ import {
   textOf,
   tsxArgs,
 } from "@/tests/fixtures/mcp-servers/pool-harness";
-import { makeSharedTempDir } from "../fixtures/shared-temp-dir";
+import { makeSharedTempDir } from "../../fixtures/shared-temp-dir";
 
 const flaky = (name: string, overrides: Partial<ConnectionConfig> = {}) =>
   stdioConfig(name, "node", tsxArgs(fixture("pool-flaky.ts")), overrides);

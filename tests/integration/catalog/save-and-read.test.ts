@@ -10,13 +10,13 @@ import { toGatewayName } from "@/lib/catalog/naming";
 import { listAllTools, listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { DatabaseHandle } from "@/lib/db/client";
-import { drivers, openTestDatabase } from "../fixtures/databases";
+import { drivers, openTestDatabase } from "../../fixtures/databases";
 import {
   connectStdio,
   everythingServer,
   type StdioConnection,
   tsServer,
-} from "../fixtures/mcp-servers/catalog-connect";
+} from "../../fixtures/mcp-servers/catalog-connect";
 
 const tool = (name: string, description = `${name} tool`): Tool => ({
   name,

@@ -9,10 +9,10 @@ import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { registerServer } from "@/lib/servers/registry";
-import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { createTestAgent, drivers } from "../fixtures/databases";
-import { eventually } from "../fixtures/eventually";
-import { binOf } from "../fixtures/mcp-servers/pool-harness";
+import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
+import { createTestAgent, drivers } from "../../fixtures/databases";
+import { eventually } from "../../fixtures/eventually";
+import { binOf } from "../../fixtures/mcp-servers/pool-harness";
 
 /*
  * Resources, resource templates and prompts through the gateway, in-process (set up as in

@@ -5,13 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
-import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
+import { type GatewayListener, listenGateway } from "../../fixtures/gateway-listener";
 import {
   CONFORMANCE_SERVER,
   type ConformanceWorld,
   openConformanceWorld,
-} from "../fixtures/mcp-servers/conformance-world";
-import { repoRoot } from "../fixtures/mcp-servers/pool-harness";
+} from "../../fixtures/mcp-servers/conformance-world";
+import { repoRoot } from "../../fixtures/mcp-servers/pool-harness";
 
 /*
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server mode, active

@@ -15,15 +15,15 @@ import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import { gatewaySessions, SESSION_IDLE_MS } from "@/lib/gateway/sessions/sessions";
 import { replaceGrants, revokePrincipalKey } from "@/lib/principals/principal-access";
-import { drivers } from "../fixtures/databases";
-import { eventually } from "../fixtures/eventually";
-import { type GatewayListener, listenGateway } from "../fixtures/gateway-listener";
-import { initializeRequest } from "../fixtures/mcp-messages";
+import { drivers } from "../../fixtures/databases";
+import { eventually } from "../../fixtures/eventually";
+import { type GatewayListener, listenGateway } from "../../fixtures/gateway-listener";
+import { initializeRequest } from "../../fixtures/mcp-messages";
 import {
   CONFORMANCE_SERVER,
   type ConformanceWorld,
   openConformanceWorld,
-} from "../fixtures/mcp-servers/conformance-world";
+} from "../../fixtures/mcp-servers/conformance-world";
 
 /*
  * Stateful gateway sessions in-process: real SDK clients speak streamable HTTP, over a real listener,
