@@ -1,6 +1,7 @@
 "use client";
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { NuqsAdapter } from "nuqs/adapters/next/app";
 import { type ReactNode, useEffect, useState } from "react";
 
 export function Providers({ children }: { children: ReactNode }) {
@@ -13,5 +14,13 @@ export function Providers({ children }: { children: ReactNode }) {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  // Query-string state (filters, a tab, a picked tool) goes through nuqs. It writes the URL from a
+  // timer after React has rendered the change, so after the hydration's effects — Next's router,
+  // which patches history in one of them, is listening by then (the race use-replace-search.ts
+  // once worked around: a write straight from an early handler was undone by the router).
+  return (
+    <NuqsAdapter>
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </NuqsAdapter>
+  );
 }

@@ -1,8 +1,8 @@
 import Link from "next/link";
 import { JsonView } from "@/components/calls/json-view";
 import { RelativeTime } from "@/components/calls/relative-time";
-import { SectionTitle } from "@/components/servers/detail/data-table";
-import { EffectBadge } from "@/components/servers/detail/tool-badges";
+import { SectionTitle } from "@/components/ui/section-title";
+import { EffectBadge } from "@/components/ui/tool-badges";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
 import { type Decision, DecisionForm, type DecisionResult } from "./decision-form";
 import { ExpiryCountdown } from "./expiry-countdown";

@@ -2,7 +2,7 @@
 
 import { useEffect, useRef } from "react";
 import { RelativeTime } from "@/components/calls/relative-time";
-import { EffectBadge } from "@/components/servers/detail/tool-badges";
+import { EffectBadge } from "@/components/ui/tool-badges";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
 import { ExpiryCountdown } from "./expiry-countdown";
 

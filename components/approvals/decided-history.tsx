@@ -2,11 +2,11 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
-import { Time } from "@/components/servers/detail/time";
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { Time } from "@/components/ui/time";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
 import { decidedApprovalsQuery } from "./approval-queries";
 

@@ -1,5 +1,5 @@
 import { formatTimeLeft } from "@/components/calls/call-format";
-import { formatDateTime } from "@/components/servers/detail/format";
+import { formatDateTime } from "@/components/ui/format";
 
 // Under this, the countdown turns red: the approver should know it is about to lapse.
 const URGENT_MS = 60_000;

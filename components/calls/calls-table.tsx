@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { EffectBadge } from "@/components/servers/detail/tool-badges";
 import { DataTable } from "@/components/ui/data-table";
+import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallSummary } from "@/lib/calls/call-view";
 import { formatDuration, reachedTool } from "./call-format";
 import { CallStatusBadge, ToolErrorBadge } from "./call-status-badge";

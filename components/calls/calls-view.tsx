@@ -1,24 +1,27 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { parseAsString, useQueryStates } from "nuqs";
 import { approvalKeys } from "@/components/approvals/approval-queries";
 import { ConnectionBadge } from "@/components/events/connection-badge";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { CallFilters } from "./call-filters";
 import { callKeys, callsListQuery, type CallFilters as Filters } from "./call-queries";
 import { CallsTable } from "./calls-table";
 import { useLiveInvalidation } from "./use-live-invalidation";
 import { useNow } from "./use-now";
-import { useUrlFilters } from "./use-url-filters";
 
-const filterNames = ["status", "server", "tool", "requester"] as const;
+// The filters live in the query string, so a filtered view can be linked and survives a reload;
+// an empty one is left out of the URL.
+const any = parseAsString.withDefault("");
+const filterParams = { status: any, server: any, tool: any, requester: any };
 const liveKeys = [callKeys.all, approvalKeys.all] as const;
 
 /** Call history, newest first, filtered through the URL and kept live by the event stream. */
 export function CallsView() {
-  const [filters, setFilters] = useUrlFilters(filterNames);
+  const [filters, setFilters] = useQueryStates(filterParams);
   const query = useInfiniteQuery(callsListQuery(filters));
   const status = useLiveInvalidation({ type: "call." }, () => liveKeys, liveKeys);
   const now = useNow(5_000);

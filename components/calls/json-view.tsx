@@ -1,5 +1,5 @@
 import { memo } from "react";
-import { isRecord } from "@/components/servers/detail/format";
+import { isRecord } from "@/components/ui/format";
 import { ValueTable } from "./value-table";
 
 /**

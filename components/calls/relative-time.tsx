@@ -1,4 +1,4 @@
-import { formatDateTime } from "@/components/servers/detail/format";
+import { formatDateTime } from "@/components/ui/format";
 import { formatAgo } from "./call-format";
 
 /**

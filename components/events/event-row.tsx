@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { JsonView } from "@/components/calls/json-view";
-import { Time } from "@/components/servers/detail/time";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { describeEvent, eventCategory } from "./event-summary";
 
@@ -38,7 +38,7 @@ export function EventRow({ event }: { event: RecordedEvent }) {
         ) : null}
       </div>
       <details className="ml-[8.5rem] mt-1 text-xs">
-        <summary className="cursor-pointer text-slate-400 hover:text-slate-700">
+        <summary className="cursor-pointer text-slate-600 hover:text-slate-900">
           {event.type} · #{event.id}
         </summary>
         <div className="mt-2">

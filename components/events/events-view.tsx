@@ -1,11 +1,11 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { parseAsString, useQueryStates } from "nuqs";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { useUrlFilters } from "@/components/calls/use-url-filters";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { ConnectionBadge } from "./connection-badge";
 import { EventFilters } from "./event-filters";
@@ -13,15 +13,17 @@ import { eventHistoryQuery, type EventFilters as Filters, toStreamFilter } from 
 import { EventRow } from "./event-row";
 import { useLiveEvents } from "./use-live-events";
 
-const filterNames = ["type", "server", "call"] as const;
+// Empty filters are left out of the URL.
+const any = parseAsString.withDefault("");
+const filterParams = { type: any, server: any, call: any };
 
 /** The filters live in the URL; the feed starts afresh (history + stream) whenever they change. */
 export function EventsView() {
-  const [filters, setFilters] = useUrlFilters(filterNames);
+  const [filters, setFilters] = useQueryStates(filterParams);
   const feedKey = JSON.stringify(toStreamFilter(filters));
   return (
     <div>
-      <EventFilters key={filters.call ?? ""} filters={filters} onChange={setFilters} />
+      <EventFilters key={filters.call} filters={filters} onChange={setFilters} />
       <EventFeed key={feedKey} filters={filters} />
     </div>
   );

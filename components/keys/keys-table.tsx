@@ -1,8 +1,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { Time } from "@/components/servers/detail/time";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
+import { Time } from "@/components/ui/time";
 import type { ApiKeyDto } from "@/lib/auth/api-keys";
 
 /**

@@ -1,4 +1,4 @@
-import { pluralize } from "@/components/servers/detail/format";
+import { pluralize } from "@/components/ui/format";
 import type { MinuteBucket } from "./calls-per-minute";
 
 const WIDTH = 300;

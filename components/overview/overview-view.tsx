@@ -6,8 +6,9 @@ import { callKeys } from "@/components/calls/call-queries";
 import { useLiveInvalidation } from "@/components/calls/use-live-invalidation";
 import { useIsClient, useNow } from "@/components/calls/use-now";
 import { ConnectionBadge } from "@/components/events/connection-badge";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { serverKeys, serversListQuery } from "@/components/servers/server-queries";
+import { pollWhileDown } from "@/components/servers/use-live-servers";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { ApprovalsCard } from "./approvals-card";
 import { CallsChart } from "./calls-chart";
@@ -30,7 +31,7 @@ export function OverviewView() {
   const now = useNow(5_000);
   // The chart's minutes are the browser's (clock and time zone): drawn once hydrated.
   const isClient = useIsClient();
-  const servers = useQuery(serversListQuery());
+  const servers = useQuery({ ...serversListQuery(), refetchInterval: pollWhileDown(status) });
   const pending = useQuery(pendingApprovalsQuery());
   const failures = useQuery(recentFailuresQuery());
   const callWindow = useQuery(callWindowQuery());

@@ -9,10 +9,12 @@ import { isFormable, toFormFields } from "./schema-form/form-model";
 import {
   type Args,
   cleanValue,
+  FORM_LEVEL,
   type FormErrors,
   fieldId,
   initialValues,
   toArgs,
+  validateJsonArgs,
   validateValues,
 } from "./schema-form/form-values";
 import { JsonInput } from "./schema-form/json-input";
@@ -54,13 +56,15 @@ export function ArgsForm({ tool, isRunning, canRun, onRun }: Props) {
     if (mode === "json") {
       const parsed = toArgs(jsonValue);
       if (!parsed.ok) return setJsonError(parsed.message);
-      setJsonError(null);
-      return onRun(parsed.args);
+      const problems = validateJsonArgs(schema, parsed.args);
+      setJsonError(problems.length ? problems.join(" ") : null);
+      return problems.length ? undefined : onRun(parsed.args);
     }
-    const found = validateValues(fields, values);
+    const found = validateValues(schema, fields, values);
     setErrors(found);
-    const first = Object.keys(found)[0];
-    if (first) return document.getElementById(fieldId(first))?.focus();
+    const first = Object.keys(found).find((key) => key !== FORM_LEVEL);
+    if (first !== undefined) return document.getElementById(fieldId(first))?.focus();
+    if (found[FORM_LEVEL] !== undefined) return;
     onRun(cleanValue(values) as Args);
   };
   // Ctrl/⌘+Enter runs from anywhere in the form, text areas included.
@@ -101,6 +105,9 @@ export function ArgsForm({ tool, isRunning, canRun, onRun }: Props) {
       ) : (
         <FieldList key={version} fields={fields} value={values} errors={errors} onChange={setValues} />
       )}
+      {mode === "form" ? (
+        <FieldErrors id="args-form-error" errors={errors[FORM_LEVEL] ? [errors[FORM_LEVEL]] : undefined} />
+      ) : null}
       <div className="mt-5 flex items-center gap-3">
         <Button type="submit" disabled={!canRun || isRunning} aria-busy={isRunning || undefined}>
           {isRunning ? "Running…" : "Run"}

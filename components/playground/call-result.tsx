@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { formatLatency } from "@/components/servers/detail/format";
 import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
+import { formatLatency } from "@/components/ui/format";
 import type { CallDto } from "./call-queries";
 import { CallStatusBadge } from "./call-status";
 import { ContentBlocks } from "./content-blocks";

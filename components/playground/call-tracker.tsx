@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { Time } from "@/components/servers/detail/time";
+import { Time } from "@/components/ui/time";
 import { useEventStream } from "@/lib/client/event-stream";
 import { type CallDto, callWaitQuery, isFinishedCall } from "./call-queries";
 import { CallResult } from "./call-result";

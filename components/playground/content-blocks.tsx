@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { isRecord, textOf } from "@/components/servers/detail/format";
+import { isRecord, textOf } from "@/components/ui/format";
 import { preClass } from "./structured-content";
 
 // Raster images only: an SVG is a document and could carry more than pixels.

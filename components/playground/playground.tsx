@@ -1,15 +1,14 @@
 "use client";
 
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useQueryState } from "nuqs";
 import { runToolAction } from "@/app/(dashboard)/playground/actions";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { toolsListQuery } from "@/components/tools/tool-queries";
 import { useCatalogEvents } from "@/components/tools/use-catalog-events";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
-import { useReplaceSearch } from "@/lib/client/use-replace-search";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { ArgsForm } from "./args-form";
 import { CallTracker } from "./call-tracker";
 import type { Args } from "./schema-form/form-values";
@@ -17,10 +16,10 @@ import { SelectedTool } from "./selected-tool";
 import { ToolPicker } from "./tool-picker";
 
 /** /playground: pick an enabled tool, fill its arguments, run it as yourself through the governed path. */
-export function Playground({ initialTool, canRun }: { initialTool: string | null; canRun: boolean }) {
+export function Playground({ canRun }: { canRun: boolean }) {
   const { data: tools, error } = useQuery(toolsListQuery());
-  const [selectedName, setSelectedName] = useState(initialTool);
-  const replaceSearch = useReplaceSearch();
+  // `?tool=`: a picked tool can be linked, and survives a reload.
+  const [selectedName, setSelectedName] = useQueryState("tool");
   useCatalogEvents();
   const run = useMutation({
     mutationFn: async (input: { tool: string; arguments: Args }) => {
@@ -48,10 +47,8 @@ export function Playground({ initialTool, canRun }: { initialTool: string | null
           tools={runnable}
           selected={selected}
           onSelect={(tool) => {
-            setSelectedName(tool.gatewayName);
+            void setSelectedName(tool.gatewayName);
             run.reset();
-            // Shareable and reload-proof, without a navigation.
-            replaceSearch(new URLSearchParams({ tool: tool.gatewayName }));
           }}
         />
         {selectedName && !selected ? (

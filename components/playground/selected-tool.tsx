@@ -1,11 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { EffectBadge } from "@/components/servers/detail/tool-badges";
 import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import { approvalPolicyQuery, predictApproval } from "@/components/tools/approval-policy";
 import type { GovernedToolDto } from "@/components/tools/tool-queries";
 import { Badge } from "@/components/ui/badge";
+import { EffectBadge } from "@/components/ui/tool-badges";
 
 /** What the operator is about to call: its effect, its server, and whether a person must approve. */
 export function SelectedTool({ tool }: { tool: GovernedToolDto }) {

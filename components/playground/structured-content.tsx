@@ -1,6 +1,5 @@
-import { cellClass } from "@/components/servers/detail/data-table";
-import { isRecord } from "@/components/servers/detail/format";
-import { DataTable } from "@/components/ui/data-table";
+import { cellClass, DataTable } from "@/components/ui/data-table";
+import { isRecord } from "@/components/ui/format";
 
 /**
  * structuredContent as a table: an object as property/value rows, a list of objects as one row per

@@ -3,11 +3,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { replaceGrantsAction } from "@/app/(dashboard)/principals/actions";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { toolsListQuery } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { grantMatches } from "@/lib/policy/grant-patterns";
 import { grantSuggestions } from "./grant-patterns";
 import { GrantRow } from "./grant-row";

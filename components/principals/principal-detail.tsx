@@ -3,12 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { SectionTitle } from "@/components/servers/detail/data-table";
-import { pluralize } from "@/components/servers/detail/format";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button";
+import { pluralize } from "@/components/ui/format";
 import { PageHeader } from "@/components/ui/page-header";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { SectionTitle } from "@/components/ui/section-title";
 import { CreatePrincipalKey } from "./create-principal-key";
 import { DeletePrincipalButton } from "./delete-principal-button";
 import { GrantsEditor } from "./grants-editor";

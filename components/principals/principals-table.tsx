@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
-import { Time } from "@/components/servers/detail/time";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { Time } from "@/components/ui/time";
 import { principalsListQuery } from "./principal-queries";
 
 const SHOWN_PATTERNS = 3;

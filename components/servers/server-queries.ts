@@ -22,47 +22,41 @@ export const serverKeys = {
   diagnostics: (name: string) => [...serverKeys.detail(name), "diagnostics"] as const,
 };
 
-/** Until the SSE stream feeds the cache, the live parts of the detail page poll this often. */
-export const LIVE_REFETCH_MS = 3_000;
-/** The catalog changes rarely (connect, list_changed, refresh); polled more slowly until SSE. */
-const CATALOG_REFETCH_MS = 5_000;
-
 const serverPath = (name: string, part = "") => `/api/v1/servers/${encodeURIComponent(name)}${part}`;
 
-/** Shared by the server-side prefetch and the client hooks, so both use one key and one shape. */
+/*
+ * Shared by the server-side prefetch and the client hooks, so both use one key and one shape. None
+ * polls by itself: the pages that show them follow the event stream (use-live-servers.ts) and poll
+ * only while it is down.
+ */
 export const serversListQuery = () =>
   queryOptions({
     queryKey: serverKeys.list(),
     queryFn: () => fetchJson<{ servers: ServerDto[] }>("/api/v1/servers").then((r) => r.servers),
-    refetchInterval: LIVE_REFETCH_MS,
   });
 
 export const serverQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.server(name),
     queryFn: () => fetchJson<{ server: ServerDto }>(serverPath(name)).then((r) => r.server),
-    refetchInterval: LIVE_REFETCH_MS,
   });
 
 export const serverDiagnosticsQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.diagnostics(name),
     queryFn: () => fetchJson<ServerDiagnosticsDto>(serverPath(name, "/diagnostics")),
-    refetchInterval: LIVE_REFETCH_MS,
   });
 
 export const serverToolsQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.tools(name),
     queryFn: () => fetchJson<{ tools: ToolDto[] }>(serverPath(name, "/tools")).then((r) => r.tools),
-    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverResourcesQuery = (name: string) =>
   queryOptions({
     queryKey: serverKeys.resources(name),
     queryFn: () => fetchJson<ServerResourcesDto>(serverPath(name, "/resources")),
-    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverPromptsQuery = (name: string) =>
@@ -70,7 +64,6 @@ export const serverPromptsQuery = (name: string) =>
     queryKey: serverKeys.prompts(name),
     queryFn: () =>
       fetchJson<{ prompts: CatalogEntryDto[] }>(serverPath(name, "/prompts")).then((r) => r.prompts),
-    refetchInterval: CATALOG_REFETCH_MS,
   });
 
 export const serverSnapshotsQuery = (name: string) =>
@@ -78,5 +71,4 @@ export const serverSnapshotsQuery = (name: string) =>
     queryKey: serverKeys.snapshots(name),
     queryFn: () =>
       fetchJson<{ snapshots: SnapshotDto[] }>(serverPath(name, "/snapshots")).then((r) => r.snapshots),
-    refetchInterval: CATALOG_REFETCH_MS,
   });

@@ -10,9 +10,12 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { DeleteServerButton } from "./delete-server-button";
 import { serversListQuery } from "./server-queries";
 import { ServerStatusBadge, transportLabels } from "./server-status-badge";
+import { useLiveServers } from "./use-live-servers";
 
+/** The workspace's servers, their state kept live by the event stream (a slow poll while it is down). */
 export function ServersTable({ canManage }: { canManage: boolean }) {
-  const { data: servers, error, isPending } = useQuery(serversListQuery());
+  const poll = useLiveServers();
+  const { data: servers, error, isPending } = useQuery({ ...serversListQuery(), refetchInterval: poll });
 
   if (isPending) return <p className="text-sm text-slate-500">Loading servers…</p>;
   if (error) return <Alert title="Could not load servers">{error.message}</Alert>;

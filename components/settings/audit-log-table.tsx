@@ -1,6 +1,6 @@
-import { Time } from "@/components/servers/detail/time";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
+import { Time } from "@/components/ui/time";
 import type { AuditEntryDto } from "@/lib/auth/audit-log";
 
 /** What an entry means, said as an operator would; an action not listed here shows as recorded. */

@@ -1,5 +1,5 @@
-import { Time } from "@/components/servers/detail/time";
 import { DataTable } from "@/components/ui/data-table";
+import { Time } from "@/components/ui/time";
 import type { PendingInvitationDto } from "@/lib/auth/invitations";
 import { RevokeInvitationButton } from "./revoke-invitation-button";
 import { RoleBadge } from "./role-badge";

@@ -4,7 +4,6 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useRef, useState, useTransition } from "react";
 import { deleteSecretAction, putSecretAction } from "@/app/(dashboard)/settings/actions";
-import { Time } from "@/components/servers/detail/time";
 import { Alert, FormError } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -12,6 +11,7 @@ import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Field, TextInput } from "@/components/ui/field";
+import { Time } from "@/components/ui/time";
 import type { FieldErrors } from "@/lib/errors";
 import type { SecretOverviewEntry } from "@/lib/secrets/secret-overview";
 

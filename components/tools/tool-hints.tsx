@@ -1,4 +1,4 @@
-import { HintBadges } from "@/components/servers/detail/tool-badges";
+import { HintBadges } from "@/components/ui/tool-badges";
 import type { GovernedToolDto } from "./tool-queries";
 
 /** What the server claims about its own tool: shown beside the effect editor, never enforced. */

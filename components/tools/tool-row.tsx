@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { SchemaTable } from "@/components/servers/detail/schema-table";
-import { ConflictBadge } from "@/components/servers/detail/tool-badges";
 import { Badge } from "@/components/ui/badge";
+import { ConflictBadge } from "@/components/ui/tool-badges";
 import { ApprovalRuleSelect } from "./approval-rule-select";
 import { EffectEditor } from "./effect-editor";
 import { UNCLASSIFIED_AS } from "./effects";

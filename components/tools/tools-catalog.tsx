@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
 import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { type ToolFilter, ToolFilters } from "./tool-filters";
 import { toolsListQuery } from "./tool-queries";
 import { ToolRow } from "./tool-row";

@@ -1,5 +1,8 @@
 import type { ReactNode } from "react";
 
+/** The padding of a compact table cell (detail pages' tables of rows). */
+export const cellClass = "px-4 py-2.5 align-top";
+
 export type Column = { label: string; className?: string; srOnly?: boolean };
 
 /** The card-framed table every list page uses: header row from `columns`, body rows as children. */

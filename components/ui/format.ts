@@ -1,6 +1,6 @@
-/** Small, pure formatting helpers for the server detail page. */
+/** Small, pure formatting helpers shared by every area of the dashboard. */
 
-// Re-exported: the detail page and the playground read it from here.
+// Re-exported, so components read the one browser-safe copy through components/ui.
 export { isRecord } from "@/lib/is-record";
 
 /** Definitions come from remote servers: read a field as text only when it really is text. */

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 
-export const cellClass = "px-4 py-2.5 align-top";
-
+/** A heading over a section of a detail page, with an optional note on the right. */
 export function SectionTitle({ children, aside }: { children: ReactNode; aside?: ReactNode }) {
   return (
     <div className="mb-2 mt-6 flex items-baseline justify-between gap-4 first:mt-0">

@@ -25,7 +25,7 @@ export function HintBadges({ annotations }: { annotations: unknown }) {
             title={`${hint.key}: ${value} — declared by the server itself. Hints are untrusted: Switchboard enforces the effect class an admin sets, not these.`}
           >
             {value ? hint.yes : hint.no}
-            <span className="text-[10px] uppercase tracking-wide text-slate-400">hint</span>
+            <span className="text-[10px] uppercase tracking-wide text-slate-600">hint</span>
           </Badge>
         );
       })}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "react";
+import { backoffDelay } from "@/lib/client/backoff";
 import { EVENT_TYPES, GAP_EVENT } from "@/lib/events/event-names";
 import type { RecordedEvent } from "@/lib/events/event-types";
 
@@ -6,7 +7,8 @@ import type { RecordedEvent } from "@/lib/events/event-types";
  * Browser side of GET /api/v1/events/stream. EventSource already reconnects by itself and sends
  * Last-Event-ID (the server's `id:` lines only move forward, so that resume is exact). What it does
  * not do is come back after the server refused a reconnect (a 401 or 503 closes it for good): then
- * a new EventSource is opened after a backoff, resuming with ?lastEventId= (not a credential).
+ * a new EventSource is opened after a jittered backoff (lib/client/backoff.ts), resuming with
+ * ?lastEventId= (not a credential).
  */
 
 export type EventStreamFilter = { server?: string; call?: string; type?: string | readonly string[] };
@@ -37,8 +39,6 @@ export type EventStreamOptions = {
 };
 
 export type EventStreamHandle = { close(): void; readonly lastEventId: number | undefined };
-
-const MAX_BACKOFF_MS = 30_000;
 
 export function openEventStream(options: EventStreamOptions): EventStreamHandle {
   const Source = options.eventSourceClass ?? EventSource;
@@ -92,8 +92,7 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
       current.close();
       failures++;
       options.onStatus?.("reconnecting");
-      const delay = Math.min(MAX_BACKOFF_MS, 1_000 * 2 ** Math.min(failures - 1, 5));
-      retryTimer = setTimeout(connect, delay);
+      retryTimer = setTimeout(connect, backoffDelay(failures));
     };
     for (const type of [...EVENT_TYPES, "message"]) current.addEventListener(type, onMessage);
     current.addEventListener(GAP_EVENT, onGap);

@@ -13,49 +13,6 @@ import { waitUntilReady } from "./servers-page";
  * setup project completed it before this file runs.
  */
 
-/**
- * Violations that were there when this scan was added, reported to be fixed in the product. Each
- * names its rule, the element (its HTML as axe reports it) and the pages it was seen on (none: every
- * dashboard page); the scan ignores exactly those, so it stays green and still catches new ones.
- * Remove an entry once it is fixed.
- */
-const KNOWN: Array<{ rule: string; html: RegExp; pages?: string[]; why: string }> = [
-  {
-    rule: "color-contrast",
-    html: /^<label for="workspace" class="[^"]*text-slate-500/,
-    why: "sidebar 'Workspace' label (components/shell/workspace-switcher.tsx): slate-500 on slate-900, 3.74:1",
-  },
-  {
-    rule: "color-contrast",
-    html: /^<span class="text-\[10px\] uppercase tracking-wide text-slate-400">hint<\/span>/,
-    pages: ["/tools", "/servers/local-tools?tab=tools"],
-    why: "'hint' marker in a tool's hint badges (components/servers/detail/tool-badges.tsx): slate-400 on slate-50, 2.51:1",
-  },
-  {
-    rule: "color-contrast",
-    html: /^<span class="block text-xs text-slate-500">/,
-    pages: ["/servers/new", "/servers/local-tools/edit"],
-    why: "the chosen transport's description (components/servers/form/server-form.tsx): slate-500 on indigo-50, 4.26:1",
-  },
-  {
-    rule: "color-contrast",
-    html: /^<summary class="cursor-pointer text-slate-400/,
-    pages: ["/events"],
-    why: "an event row's '<type> · #<id>' toggle (components/events/event-row.tsx): slate-400 on white, 2.63:1",
-  },
-  {
-    rule: "color-contrast",
-    html: /^<span class="ml-2 text-slate-400"/,
-    pages: ["/calls/{call}"],
-    why: "the '+<duration>' after a timeline step's time (components/calls/detail/call-timeline.tsx): slate-400",
-  },
-];
-
-const isKnown = (rule: string, html: string, path: string) =>
-  KNOWN.some(
-    (k) => k.rule === rule && k.html.test(html) && (k.pages === undefined || k.pages.includes(path)),
-  );
-
 type Target = { path: string; ready: (page: Page) => Promise<void> };
 
 const heading = (name: string | RegExp) => async (page: Page) => {
@@ -128,9 +85,7 @@ async function expectNoSeriousViolations(page: Page, path: string): Promise<void
       rule: v.id,
       impact: v.impact,
       help: v.help,
-      elements: v.nodes
-        .filter((node) => !isKnown(v.id, node.html, path))
-        .map((node) => `${node.target.join(" ")}: ${node.html}`),
+      elements: v.nodes.map((node) => `${node.target.join(" ")}: ${node.html}`),
     }))
     .filter((v) => v.elements.length > 0);
   expect(found, `axe on ${path}`).toEqual([]);

@@ -2,6 +2,7 @@ import type { APIRequestContext, APIResponse, PlaywrightWorkerArgs } from "@play
 import { e2eBootstrapKey } from "../../playwright.config";
 import { initializeRequest } from "../fixtures/mcp-messages";
 import { expect, test } from "./fixtures";
+import { openNewWorkspaceDialog } from "./shell";
 
 /**
  * Settings → Gateway against `next start` on 127.0.0.1 (so Switchboard listens on loopback only
@@ -128,7 +129,6 @@ test.describe("Settings → Gateway", () => {
     baseURL,
   }) => {
     const api = await adminApi(playwright, baseURL);
-    const workspace = page.getByRole("combobox", { name: "Workspace", exact: true });
     try {
       // The default workspace holds the mapping.
       const on = await api.put("/api/v1/settings/gateway", { data: { loopbackPrincipalId: principalId } });
@@ -136,8 +136,7 @@ test.describe("Settings → Gateway", () => {
 
       // A new workspace has no principals, and could not take the mapping if it had some.
       await page.goto("/");
-      await workspace.selectOption({ label: "+ New workspace…" });
-      const dialog = page.getByRole("dialog", { name: "New workspace" });
+      const dialog = await openNewWorkspaceDialog(page);
       const name = `Held elsewhere ${principalName}`;
       await dialog.getByRole("textbox", { name: "Name" }).fill(name);
       await dialog.getByRole("button", { name: "Create workspace" }).click();

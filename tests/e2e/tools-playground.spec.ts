@@ -11,6 +11,7 @@ import { waitUntilReady } from "./servers-page";
  */
 
 const WORD_COUNT = "local-tools__word_count";
+const ECHO = "local-tools__echo";
 /** A fixture server whose `mutable` tool changes its description when `toggle` is called. */
 const driftServer = {
   name: "drift-demo",
@@ -40,15 +41,27 @@ async function callAs(page: Page, key: string, tool: string, args: Record<string
 test.describe.configure({ mode: "serial" });
 
 test.describe("tools, playground and principals", () => {
+  /** word_count's effect before this file classified it (not discovered yet: unclassified). */
+  let originalEffect: string | null = null;
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+    });
+    originalEffect = (await findTool(api, WORD_COUNT))?.effect ?? null;
+    await api.dispose();
+  });
+
   test.afterAll(async ({ playwright, baseURL }) => {
-    // Put word_count back to unclassified, so other specs see the demo server as shipped. (The `api`
-    // fixture is per test; afterAll gets its own context.)
+    // Put word_count back as it was, so other specs see the demo server as they expect it. (The
+    // `api` fixture is per test; afterAll gets its own context.)
     const api = await playwright.request.newContext({
       baseURL,
       extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
     });
     const tool = await findTool(api, WORD_COUNT);
-    if (tool) await api.patch(`/api/v1/tools/${tool.id}`, { data: { effect: null } });
+    if (tool) await api.patch(`/api/v1/tools/${tool.id}`, { data: { effect: originalEffect } });
     await api.delete(`/api/v1/servers/${driftServer.name}`);
     await api.dispose();
   });
@@ -77,8 +90,12 @@ test.describe("tools, playground and principals", () => {
 
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Playground" }).click();
     await expect(page.getByRole("heading", { name: "Playground", level: 1 })).toBeVisible();
-    await page.getByRole("combobox", { name: "Tool" }).fill("word_count");
+    const picker = page.getByRole("combobox", { name: "Tool", exact: true });
+    await picker.click();
+    await page.getByRole("combobox", { name: "Search enabled tools" }).fill("word_count");
     await page.getByRole("option", { name: new RegExp(WORD_COUNT) }).click();
+    await expect(picker).toHaveText(WORD_COUNT);
+    await expect(page).toHaveURL(new RegExp(`\\?tool=${WORD_COUNT}$`));
     await expect(page.getByText("runs without approval")).toBeVisible();
     await page.getByRole("textbox", { name: "text", exact: true }).fill("one two three");
     await page.getByRole("button", { name: "Run", exact: true }).click();
@@ -89,6 +106,45 @@ test.describe("tools, playground and principals", () => {
     await expect(result.getByRole("row", { name: "words 3" })).toBeVisible();
     await expect(result.getByTestId("call-duration")).toContainText(/took \d/);
     await expect(page.getByTestId("call-waiting")).toHaveCount(0);
+  });
+
+  test("the tool picker works from the keyboard, keeps the active tool in view, and the URL keeps the pick", async ({
+    page,
+  }) => {
+    // A short window, so the list (fitted to the room below the picker) is taller than its box.
+    await page.setViewportSize({ width: 1280, height: 480 });
+    await page.goto("/playground");
+    const picker = page.getByRole("combobox", { name: "Tool", exact: true });
+    await picker.focus();
+    await page.keyboard.press("ArrowDown");
+    const search = page.getByRole("combobox", { name: "Search enabled tools" });
+    const list = page.getByRole("listbox", { name: "Enabled tools" });
+    await expect(search).toBeFocused();
+    // Up from the first tool wraps to the last, which is scrolled into view.
+    expect(await list.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await page.keyboard.press("ArrowUp");
+    await expect(list.getByRole("option").last()).toHaveAttribute("aria-selected", "true");
+    await expect(list.getByRole("option").last()).toBeInViewport();
+
+    // Typing narrows the list; Enter picks the active tool, closes it and returns to the picker.
+    await page.keyboard.type(ECHO);
+    await expect(list.getByRole("option")).toHaveCount(1);
+    await expect(list.getByRole("option").first()).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("Enter");
+    await expect(list).toBeHidden();
+    await expect(picker).toBeFocused();
+    await expect(picker).toHaveText(ECHO);
+    await expect(page).toHaveURL(new RegExp(`\\?tool=${ECHO}$`));
+    await page.reload();
+    await expect(picker).toHaveText(ECHO);
+
+    // Typing on the picker starts a search; Escape leaves the pick as it was.
+    await picker.focus();
+    await page.keyboard.type("word");
+    await expect(search).toHaveValue("word");
+    await page.keyboard.press("Escape");
+    await expect(list).toBeHidden();
+    await expect(picker).toHaveText(ECHO);
   });
 
   test("create a principal, see its key once, and grant it local-tools__* (deny by default)", async ({

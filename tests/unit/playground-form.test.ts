@@ -5,6 +5,7 @@ import {
   InvalidJson,
   initialValues,
   toArgs,
+  validateJsonArgs,
   validateValues,
 } from "@/components/playground/schema-form/form-values";
 import { predictApproval } from "@/components/tools/approval-policy";
@@ -92,14 +93,74 @@ describe("form values", () => {
     expect(initialValues(fields)).toEqual({ limit: 10, owner: {} });
   });
 
+  // Checked by ajv against the tool's schema since the move off hand-written checks: the wording
+  // names the field ("text is required.") where it used to say "Required." / "Must be a whole number.".
   it("reports missing required fields (nested too), bad JSON and fractional integers by path", () => {
-    const errors = validateValues(fields, { limit: 1.5, owner: {}, either: new InvalidJson("{") });
+    const errors = validateValues(schema, fields, { limit: 1.5, owner: {}, either: new InvalidJson("{") });
     expect(errors).toEqual({
-      text: "Required.",
-      limit: "Must be a whole number.",
-      "owner.name": "Required.",
+      text: "text is required.",
+      limit: "limit must be a whole number.",
+      "owner.name": "name is required.",
       either: "Not valid JSON yet.",
     });
+  });
+
+  it.each([
+    ["a number under the minimum", { limit: 0 }, "limit", "limit must be at least 1."],
+    ["a value outside the enum", { mode: "medium" }, "mode", "mode must be one of “fast”, “slow”."],
+    [
+      "a union none of whose shapes fits",
+      { level: "mid" },
+      "level",
+      "level does not match any of the shapes the tool accepts.",
+    ],
+    ["a list item of the wrong type", { tags: ["a", 2] }, "tags", "tags item 2 must be text."],
+    ["a nullable number given text", { ratio: "x" }, "ratio", "ratio must be a number or null."],
+    ["a wrong type inside a JSON field", { rows: [{ a: 1 }] }, "rows", "rows item 1 → a must be text."],
+  ])("says what is wrong beside the field: %s", (_, input, field, message) => {
+    const errors = validateValues(schema, fields, { text: "x", owner: { name: "n" }, ...input });
+    expect(errors).toEqual({ [field]: message });
+  });
+
+  it("accepts a value the schema accepts", () => {
+    expect(
+      validateValues(schema, fields, { text: "x", owner: { name: "n" }, limit: 3, tags: ["a"] }),
+    ).toEqual({});
+  });
+
+  it("says above the form what no field shows", () => {
+    const closed = { ...schema, additionalProperties: false };
+    expect(
+      validateValues(closed, toFormFields(closed), { text: "x", owner: { name: "n" }, extra: 1 }),
+    ).toEqual({
+      "": "extra is not an argument the tool takes.",
+    });
+  });
+
+  it.each([
+    ["a remote $ref", { type: "object", properties: { a: { $ref: "https://example.com/s.json" } } }],
+    ["a keyword with a value of the wrong kind", { type: "object", properties: { a: { type: 12 } } }],
+  ])("does not check, nor throw, on a schema ajv cannot compile: %s", (_, broken) => {
+    expect(validateValues(broken, toFormFields(broken), { a: "anything" })).toEqual({});
+  });
+
+  it("reads a 2020-12 schema with the 2020 vocabulary", () => {
+    const modern = {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { pair: { type: "array", prefixItems: [{ type: "string" }, { type: "integer" }] } },
+    };
+    expect(validateValues(modern, toFormFields(modern), { pair: ["a", "b"] })).toEqual({
+      pair: "pair item 2 must be a whole number.",
+    });
+  });
+
+  it("lists the JSON editor's problems by path", () => {
+    expect(validateJsonArgs(schema, { owner: {}, limit: "ten" })).toEqual([
+      "text is required.",
+      "limit must be a whole number.",
+      "owner.name is required.",
+    ]);
   });
 
   it("leaves out what was left empty, including blank array rows", () => {

@@ -10,10 +10,7 @@ import { listGovernedTools } from "@/lib/catalog/governed-tools";
 export const metadata: Metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";
 
-type Props = { searchParams: Promise<{ tool?: string | string[] }> };
-
-export default async function PlaygroundPage({ searchParams }: Props) {
-  const { tool } = await searchParams;
+export default async function PlaygroundPage() {
   const queryClient = new QueryClient();
   // canDecide is the services' rule for operators calling tools (lib/calls/requester operatorMayCall).
   const { db, tenant, actor, canDecide } = await getPageContext();
@@ -33,7 +30,7 @@ export default async function PlaygroundPage({ searchParams }: Props) {
         </div>
       )}
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <Playground initialTool={typeof tool === "string" ? tool : null} canRun={canDecide} />
+        <Playground canRun={canDecide} />
       </HydrationBoundary>
     </>
   );

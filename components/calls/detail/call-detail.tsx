@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ConnectionBadge } from "@/components/events/connection-badge";
-import { SectionTitle } from "@/components/servers/detail/data-table";
-import { QueryFallback } from "@/components/servers/detail/query-fallback";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { SectionTitle } from "@/components/ui/section-title";
 import { isCallFinished } from "../call-format";
 import { callKeys, callQuery } from "../call-queries";
 import { JsonView } from "../json-view";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { EffectBadge } from "@/components/servers/detail/tool-badges";
+import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallDto } from "@/lib/calls/call-view";
 import { reachedTool } from "../call-format";
 import { CallStatusBadge, ToolErrorBadge } from "../call-status-badge";

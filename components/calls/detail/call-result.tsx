@@ -1,4 +1,4 @@
-import { isRecord } from "@/components/servers/detail/format";
+import { isRecord } from "@/components/ui/format";
 import type { CallDto } from "@/lib/calls/call-view";
 import { JsonView } from "../json-view";
 import { ContentBlock } from "./content-block";

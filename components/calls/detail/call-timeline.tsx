@@ -1,4 +1,4 @@
-import { Time } from "@/components/servers/detail/time";
+import { Time } from "@/components/ui/time";
 import { formatDuration } from "../call-format";
 import type { StepTone, TimelineStep } from "./timeline-steps";
 
@@ -42,7 +42,7 @@ export function CallTimeline({ steps, totalMs }: { steps: TimelineStep[]; totalM
                 <p className="text-xs tabular-nums text-slate-500">
                   {step.isOngoing ? "now" : <Time iso={step.at} />}
                   {step.sincePreviousMs !== null ? (
-                    <span className="ml-2 text-slate-400" suppressHydrationWarning>
+                    <span className="ml-2 text-slate-600" suppressHydrationWarning>
                       +{formatDuration(Math.max(0, step.sincePreviousMs))}
                     </span>
                   ) : null}

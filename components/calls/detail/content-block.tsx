@@ -1,4 +1,4 @@
-import { isRecord } from "@/components/servers/detail/format";
+import { isRecord } from "@/components/ui/format";
 import { JsonView } from "../json-view";
 
 const str = (value: unknown) => (typeof value === "string" ? value : null);

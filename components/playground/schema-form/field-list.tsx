@@ -1,5 +1,5 @@
-import { isRecord } from "@/components/servers/detail/format";
 import { Field, FieldErrors } from "@/components/ui/field";
+import { isRecord } from "@/components/ui/format";
 import { ArrayInput } from "./array-input";
 import type { FormField } from "./form-model";
 import { type Args, type FormErrors, fieldId } from "./form-values";

@@ -1,4 +1,4 @@
-import { isRecord, textOf } from "@/components/servers/detail/format";
+import { isRecord, textOf } from "@/components/ui/format";
 
 /**
  * A tool's input schema (JSON Schema from an untrusted server) reduced to what a form can offer.

@@ -1,5 +1,6 @@
-import { isRecord } from "@/components/servers/detail/format";
+import { isRecord } from "@/components/ui/format";
 import type { FormField } from "./form-model";
+import { checkAgainstSchema } from "./schema-check";
 
 /**
  * The form's value is the arguments object itself: what a field shows is what will be sent. A
@@ -26,24 +27,54 @@ export function initialValues(fields: FormField[]): Args {
 
 export type FormErrors = Record<string, string>;
 
-/** Missing required fields, JSON that does not parse, numbers that must be whole: keyed by path. */
-export function validateValues(fields: FormField[], values: Args, prefix = ""): FormErrors {
+/** The key of a problem no field shows (the arguments as a whole): said above the Run button. */
+export const FORM_LEVEL = "";
+
+/**
+ * What is wrong with the form's value, keyed by the path of the field that shows it: JSON that does
+ * not parse yet, then whatever the tool's input schema refuses (checked by ajv, schema-check.ts).
+ * A problem inside a list or a JSON field is said at that field, naming the item.
+ */
+export function validateValues(schema: unknown, fields: FormField[], values: Args): FormErrors {
   const errors: FormErrors = {};
-  for (const field of fields) {
-    const path = `${prefix}${field.name}`;
-    const value = values[field.name];
-    if (value === undefined) {
-      if (field.isRequired) errors[path] = "Required.";
-      continue;
-    }
-    if (value instanceof InvalidJson) errors[path] = "Not valid JSON yet.";
-    else if (field.type.kind === "number" && field.type.isInteger && !Number.isInteger(value)) {
-      errors[path] = "Must be a whole number.";
-    } else if (field.type.kind === "object" && isRecord(value)) {
-      Object.assign(errors, validateValues(field.type.fields, value, `${path}.`));
-    }
+  collectInvalidJson(values, [], errors);
+  for (const { path, problem } of checkAgainstSchema(schema, cleanValue(values)) ?? []) {
+    const [key, subject] = attribute(fields, path);
+    errors[key] ??= `${subject} ${problem}.`;
   }
   return errors;
+}
+
+/** The JSON editor's value against the schema: one line per problem, named by its path. */
+export function validateJsonArgs(schema: unknown, args: Args): string[] {
+  return (checkAgainstSchema(schema, args) ?? []).map(
+    ({ path, problem }) => `${path.length ? path.join(".") : "The arguments"} ${problem}.`,
+  );
+}
+
+function collectInvalidJson(value: unknown, path: string[], errors: FormErrors) {
+  if (value instanceof InvalidJson) errors[path.join(".")] = "Not valid JSON yet.";
+  else if (isRecord(value)) {
+    for (const [name, inner] of Object.entries(value)) collectInvalidJson(inner, [...path, name], errors);
+  }
+}
+
+/** The field a path into the arguments belongs to (the deepest one the form shows), and its wording. */
+function attribute(fields: FormField[], path: string[]): [key: string, subject: string] {
+  let level = fields;
+  let depth = 0;
+  for (; depth < path.length; depth++) {
+    const field = level.find((f) => f.name === path[depth]);
+    if (!field) break;
+    if (field.type.kind !== "object" || depth === path.length - 1) {
+      depth++;
+      break;
+    }
+    level = field.type.fields;
+  }
+  if (depth === 0) return [FORM_LEVEL, path.length ? path.join(".") : "The arguments"];
+  const rest = path.slice(depth).map((s) => (/^\d+$/.test(s) ? `item ${Number(s) + 1}` : `→ ${s}`));
+  return [path.slice(0, depth).join("."), [path[depth - 1], ...rest].join(" ")];
 }
 
 /** The value tree without undefined holes (also inside arrays: a blank row is not an item). */

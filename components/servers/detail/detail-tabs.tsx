@@ -3,13 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import { type KeyboardEvent, type ReactNode, useRef } from "react";
 import { serverToolsQuery } from "../server-queries";
+import { useServerPoll } from "../use-live-servers";
 import { DiagnosticsTab } from "./diagnostics-tab";
 import { HealthTab } from "./health-tab";
 import { PromptsTab } from "./prompts-tab";
 import { ResourcesTab } from "./resources-tab";
 import { SnapshotsTab } from "./snapshots-tab";
+import { type DetailTab, detailTabs } from "./tab-param";
 import { ToolsTab } from "./tools-tab";
-import { type DetailTab, detailTabs } from "./use-tab-param";
 
 const labels: Record<DetailTab, string> = {
   tools: "Tools",
@@ -39,7 +40,7 @@ export function DetailTabs({
   tab: DetailTab;
   onSelect: (tab: DetailTab) => void;
 }) {
-  const { data: tools } = useQuery(serverToolsQuery(name));
+  const { data: tools } = useQuery({ ...serverToolsQuery(name), refetchInterval: useServerPoll() });
   const tabRefs = useRef(new Map<DetailTab, HTMLButtonElement>());
 
   const onKeyDown = (event: KeyboardEvent) => {

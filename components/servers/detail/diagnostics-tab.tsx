@@ -3,16 +3,17 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Alert } from "@/components/ui/alert";
+import { isRecord } from "@/components/ui/format";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { SectionTitle } from "@/components/ui/section-title";
+import { Time } from "@/components/ui/time";
 import { type ServerDiagnosticsDto, serverDiagnosticsQuery } from "../server-queries";
 import { ServerStatusBadge } from "../server-status-badge";
-import { SectionTitle } from "./data-table";
-import { isRecord } from "./format";
-import { QueryFallback } from "./query-fallback";
+import { useServerPoll } from "../use-live-servers";
 import { StderrTail } from "./stderr-tail";
-import { Time } from "./time";
 
 export function DiagnosticsTab({ name }: { name: string }) {
-  const { data, error } = useQuery(serverDiagnosticsQuery(name));
+  const { data, error } = useQuery({ ...serverDiagnosticsQuery(name), refetchInterval: useServerPoll() });
   if (!data) return <QueryFallback error={error} what="diagnostics" />;
   const { live, lastError, exit } = data;
   const hasExit = exit !== null && (exit.code !== null || exit.signal !== null);

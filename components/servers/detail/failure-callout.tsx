@@ -1,5 +1,5 @@
+import { Time } from "@/components/ui/time";
 import type { ServerDiagnosticsDto } from "../server-queries";
-import { Time } from "./time";
 
 const failureTitles: Record<string, string> = {
   "crash-loop": "Crash loop: the server keeps failing",

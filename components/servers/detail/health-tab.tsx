@@ -2,17 +2,18 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
+import { cellClass, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { formatLatency } from "@/components/ui/format";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { SectionTitle } from "@/components/ui/section-title";
+import { Time } from "@/components/ui/time";
 import { serverDiagnosticsQuery } from "../server-queries";
-import { cellClass, SectionTitle } from "./data-table";
-import { formatLatency } from "./format";
+import { useServerPoll } from "../use-live-servers";
 import { LatencyChart } from "./latency-chart";
-import { QueryFallback } from "./query-fallback";
-import { Time } from "./time";
 
 export function HealthTab({ name }: { name: string }) {
-  const { data, error } = useQuery(serverDiagnosticsQuery(name));
+  const { data, error } = useQuery({ ...serverDiagnosticsQuery(name), refetchInterval: useServerPoll() });
   if (!data) return <QueryFallback error={error} what="health history" />;
   const history = data.healthHistory; // newest first
   if (history.length === 0) {

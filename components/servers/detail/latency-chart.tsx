@@ -1,4 +1,4 @@
-import { formatDateTime, formatLatency } from "./format";
+import { formatDateTime, formatLatency } from "@/components/ui/format";
 
 export type HealthPoint = { ok: boolean; latencyMs: number | null; checkedAt: string };
 

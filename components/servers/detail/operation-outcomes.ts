@@ -3,8 +3,8 @@ import type {
   reconnectServerAction,
   refreshServerCatalogAction,
 } from "@/app/(dashboard)/servers/actions";
+import { formatLatency, shortHash } from "@/components/ui/format";
 import type { KindDiff } from "@/lib/catalog/hashing";
-import { formatLatency, shortHash } from "./format";
 
 /** What an operation button reports once its server action answers. */
 export type Outcome = { tone: "ok" | "warn" | "error"; text: string; details?: string[] };

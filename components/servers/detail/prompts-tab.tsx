@@ -2,15 +2,18 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
+import { cellClass, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { isRecord, textOf } from "@/components/ui/format";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { serverPromptsQuery } from "../server-queries";
-import { cellClass } from "./data-table";
-import { isRecord, textOf } from "./format";
-import { QueryFallback } from "./query-fallback";
+import { useServerPoll } from "../use-live-servers";
 
 export function PromptsTab({ name }: { name: string }) {
-  const { data: prompts, error } = useQuery(serverPromptsQuery(name));
+  const { data: prompts, error } = useQuery({
+    ...serverPromptsQuery(name),
+    refetchInterval: useServerPoll(),
+  });
   if (!prompts) return <QueryFallback error={error} what="prompts" />;
   if (prompts.length === 0) {
     return (

@@ -1,16 +1,17 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { DataTable } from "@/components/ui/data-table";
+import { cellClass, DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
+import { textOf } from "@/components/ui/format";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { SectionTitle } from "@/components/ui/section-title";
 import type { CatalogEntryDto } from "@/lib/catalog/read-catalog";
 import { serverResourcesQuery } from "../server-queries";
-import { cellClass, SectionTitle } from "./data-table";
-import { textOf } from "./format";
-import { QueryFallback } from "./query-fallback";
+import { useServerPoll } from "../use-live-servers";
 
 export function ResourcesTab({ name }: { name: string }) {
-  const { data, error } = useQuery(serverResourcesQuery(name));
+  const { data, error } = useQuery({ ...serverResourcesQuery(name), refetchInterval: useServerPoll() });
   if (!data) return <QueryFallback error={error} what="resources" />;
   const { resources, resourceTemplates } = data;
   if (resources.length === 0 && resourceTemplates.length === 0) {

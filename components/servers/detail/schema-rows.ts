@@ -1,4 +1,4 @@
-import { isRecord, textOf } from "./format";
+import { isRecord, textOf } from "@/components/ui/format";
 
 /** One property of a JSON Schema, flattened for a table; `depth` indents nested properties. */
 export type SchemaRow = {

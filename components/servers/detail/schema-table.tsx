@@ -1,6 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import { DataTable } from "@/components/ui/data-table";
-import { cellClass } from "./data-table";
+import { cellClass, DataTable } from "@/components/ui/data-table";
 import { hasProperties, toSchemaRows } from "./schema-rows";
 
 /** A JSON Schema as a readable table of its properties, with the raw JSON one click away. */

@@ -1,25 +1,31 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { useQueryState } from "nuqs";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { serverDiagnosticsQuery, serverQuery } from "../server-queries";
+import { ServerPollContext, useLiveServers } from "../use-live-servers";
 import { DetailTabs } from "./detail-tabs";
 import { FailureCallout } from "./failure-callout";
-import { QueryFallback } from "./query-fallback";
 import { ServerHeader } from "./server-header";
-import { useTabParam } from "./use-tab-param";
+import { tabParam } from "./tab-param";
 
-/** /servers/[name]: the server and its live state, refreshed by polling until SSE feeds the cache. */
+/**
+ * /servers/[name]: the server and its live state, kept fresh by the event stream (its server.* and
+ * catalog.* events refetch what they concern); its queries poll slowly only while the stream is down.
+ */
 export function ServerDetail({ name, canManage }: { name: string; canManage: boolean }) {
-  const { data: server, error } = useQuery(serverQuery(name));
-  const { data: diagnostics } = useQuery(serverDiagnosticsQuery(name));
-  const [tab, selectTab] = useTabParam();
+  const poll = useLiveServers(name);
+  const { data: server, error } = useQuery({ ...serverQuery(name), refetchInterval: poll });
+  const { data: diagnostics } = useQuery({ ...serverDiagnosticsQuery(name), refetchInterval: poll });
+  const [tab, selectTab] = useQueryState("tab", tabParam);
 
   if (!server) return <QueryFallback error={error} what="the server" />;
   // The pool's live state is fresher than the one stored with the server row.
   const status = diagnostics?.state ?? server.status;
 
   return (
-    <>
+    <ServerPollContext value={poll}>
       <ServerHeader server={server} status={status} canManage={canManage} />
       {error ? (
         <p role="status" className="mb-4 text-xs text-amber-800">
@@ -33,6 +39,6 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
         onShowDiagnostics={() => selectTab("diagnostics")}
       />
       <DetailTabs name={name} tab={tab} onSelect={selectTab} />
-    </>
+    </ServerPollContext>
   );
 }

@@ -3,18 +3,22 @@
 import { useQuery } from "@tanstack/react-query";
 import { Badge } from "@/components/ui/badge";
 import { EmptyState } from "@/components/ui/empty-state";
+import { pluralize, shortHash } from "@/components/ui/format";
+import { QueryFallback } from "@/components/ui/query-fallback";
+import { Time } from "@/components/ui/time";
 import type { SnapshotDto } from "@/lib/catalog/read-catalog";
 import { serverSnapshotsQuery } from "../server-queries";
-import { pluralize, shortHash } from "./format";
-import { QueryFallback } from "./query-fallback";
+import { useServerPoll } from "../use-live-servers";
 import { SnapshotDiff } from "./snapshot-diff";
-import { Time } from "./time";
 
 // The REST route returns at most this many, newest first.
 const SNAPSHOT_LIMIT = 50;
 
 export function SnapshotsTab({ name }: { name: string }) {
-  const { data: snapshots, error } = useQuery(serverSnapshotsQuery(name));
+  const { data: snapshots, error } = useQuery({
+    ...serverSnapshotsQuery(name),
+    refetchInterval: useServerPoll(),
+  });
   if (!snapshots) return <QueryFallback error={error} what="snapshots" />;
   if (snapshots.length === 0) {
     return (

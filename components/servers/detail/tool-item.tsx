@@ -2,10 +2,10 @@
 
 import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
+import { Time } from "@/components/ui/time";
+import { ConflictBadge, EffectBadge, HintBadges } from "@/components/ui/tool-badges";
 import type { ToolDto } from "@/lib/catalog/read-catalog";
 import { SchemaTable } from "./schema-table";
-import { Time } from "./time";
-import { ConflictBadge, EffectBadge, HintBadges } from "./tool-badges";
 
 export function ToolItem({ tool }: { tool: ToolDto }) {
   const [isOpen, setOpen] = useState(false);

@@ -4,12 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
+import { QueryFallback } from "@/components/ui/query-fallback";
 import { serverToolsQuery } from "../server-queries";
-import { QueryFallback } from "./query-fallback";
+import { useServerPoll } from "../use-live-servers";
 import { ToolItem } from "./tool-item";
 
 export function ToolsTab({ name }: { name: string }) {
-  const { data: tools, error } = useQuery(serverToolsQuery(name));
+  const { data: tools, error } = useQuery({ ...serverToolsQuery(name), refetchInterval: useServerPoll() });
   const [filter, setFilter] = useState("");
 
   if (!tools) return <QueryFallback error={error} what="tools" />;

@@ -6,10 +6,10 @@ import {
   addInstanceOwnerAction,
   removeInstanceOwnerAction,
 } from "@/app/(dashboard)/settings/instance/actions";
-import { Time } from "@/components/servers/detail/time";
 import { Button } from "@/components/ui/button";
 import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import { Field, TextInput } from "@/components/ui/field";
+import { Time } from "@/components/ui/time";
 import type { InstanceOwnerDto } from "@/lib/auth/instance-owners";
 import { SettingsSection } from "./settings-section";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { ServerForm } from "@/components/servers/server-form";
+import { ServerForm } from "@/components/servers/form/server-form";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/auth/page-context";
 

@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { pluralize } from "@/components/servers/detail/format";
 import { AuditLogTable, auditGroups } from "@/components/settings/audit-log-table";
 import { Alert } from "@/components/ui/alert";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
+import { pluralize } from "@/components/ui/format";
 import { type AuditPage, listAuditEntries } from "@/lib/auth/audit-log";
 import { getPageContext } from "@/lib/auth/page-context";
 import { isAppError } from "@/lib/errors";

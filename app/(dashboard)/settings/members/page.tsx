@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
-import { pluralize } from "@/components/servers/detail/format";
-import { Time } from "@/components/servers/detail/time";
 import { InvitePanel } from "@/components/settings/invite-panel";
 import { MemberRowActions } from "@/components/settings/member-row-actions";
 import { PendingInvitations } from "@/components/settings/pending-invitations";
 import { RoleBadge } from "@/components/settings/role-badge";
 import { DataTable } from "@/components/ui/data-table";
+import { pluralize } from "@/components/ui/format";
+import { Time } from "@/components/ui/time";
 import { listPendingInvitations } from "@/lib/auth/invitations";
 import { listMembers } from "@/lib/auth/members";
 import { getPageContext } from "@/lib/auth/page-context";
