@@ -81,3 +81,19 @@ export function requesterName(requester: Party | string | null | undefined): str
   if (typeof requester === "string") return requester;
   return requester.name ?? requester.id ?? "";
 }
+
+/** POST /api/v1/servers/{name}/health-check */
+export type HealthCheckWire = Answer<"checkServerHealth">;
+/** POST /api/v1/servers/{name}/refresh */
+export type RefreshWire = Answer<"refreshServerCatalog">;
+/** GET /api/v1/servers/{name}/tools */
+export type ServerToolsWire = Answer<"listServerTools">;
+/** GET /api/v1/servers/{name}/diagnostics */
+export type DiagnosticsWire = Answer<"getServerDiagnostics">;
+
+export type ServerWire = Schemas["Server"];
+/** How a configured value reads back: plain text, a secret reference (set or missing), or an env reference. */
+export type ValueViewWire = Schemas["ValueView"];
+export type ImportReportWire = Schemas["ImportReport"];
+export type ImportEntryWire = ImportReportWire["entries"][number];
+export type ClientExportWire = Schemas["ClientExport"];

@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import { type Command, Option } from "commander";
-import type { ClientExport } from "../../lib/servers/import-export/export-client-config";
-import type { ImportEntryReport, ImportReport } from "../../lib/servers/import-export/import-servers";
 import { contextOf, withJsonOption } from "../context";
 import { CliError, usageError } from "../errors";
 import { type Colors, note, print, printJson, renderTable } from "../output";
 import { readInput } from "../prompt";
 import { withSpinner } from "../spinner";
+import type { ClientExportWire, ImportEntryWire, ImportReportWire } from "../wire-types";
 
 const clientFormats = ["claude-desktop", "claude-code", "cursor", "vscode"];
 
@@ -38,7 +37,7 @@ Examples:
     const { client, json, colors } = contextOf(command);
     const text = await readInput(file);
     const { report } = await withSpinner(options.dryRun ? "Checking…" : "Importing…", () =>
-      client.post<{ report: ImportReport }>("/api/v1/servers/import", {
+      client.post<{ report: ImportReportWire }>("/api/v1/servers/import", {
         config: text,
         format: options.format,
         dryRun: Boolean(options.dryRun),
@@ -77,7 +76,7 @@ Examples:
     if (options.permissions && options.format !== "claude-code") {
       throw usageError("--permissions is for --format claude-code (other clients have no permission rules).");
     }
-    const body = await client.get<{ export: ClientExport }>("/api/v1/servers/export", {
+    const body = await client.get<{ export: ClientExportWire }>("/api/v1/servers/export", {
       format: options.format,
       principal: options.principal,
     });
@@ -99,9 +98,9 @@ const actionWords = {
   done: { create: "created", update: "updated", unchanged: "unchanged", error: "error" },
 } as const;
 
-function printReport(report: ImportReport, colors: Colors): void {
+function printReport(report: ImportReportWire, colors: Colors): void {
   const words = report.dryRun ? actionWords.dry : actionWords.done;
-  const paint = (entry: ImportEntryReport, text: string) =>
+  const paint = (entry: ImportEntryWire, text: string) =>
     entry.action === "error"
       ? colors.red(text)
       : entry.action === "unchanged"

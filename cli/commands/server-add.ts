@@ -1,8 +1,8 @@
 import { type Command, Option } from "commander";
-import type { ServerDto, ValueView } from "../../lib/servers/server-dto";
 import { collectPairs, contextOf, withJsonOption } from "../context";
 import { usageError } from "../errors";
 import { print, printJson } from "../output";
+import type { ServerWire, ValueViewWire } from "../wire-types";
 
 /**
  * `servers add`: a registration body from flags. References are spelled by the flag
@@ -45,7 +45,7 @@ export function registerServerAdd(servers: Command): void {
   ).action(async (name: string, commandLine: string[], options: AddOptions, command: Command) => {
     const { client, json } = contextOf(command);
     const body = buildRegistration(name, commandLine, options);
-    const { server } = await client.post<{ server: ServerDto }>("/api/v1/servers", body);
+    const { server } = await client.post<{ server: ServerWire }>("/api/v1/servers", body);
     if (json) return printJson(server);
     print(`Registered ${server.name} (${server.transport}): ${server.target}`);
     const unset = [
@@ -53,7 +53,8 @@ export function registerServerAdd(servers: Command): void {
       ...Object.values(server.headers),
       server.auth.credential,
     ].filter(
-      (v): v is Extract<ValueView, { secret: string }> => typeof v === "object" && "secret" in v && !v.isSet,
+      (v): v is Extract<ValueViewWire, { secret: string }> =>
+        typeof v === "object" && "secret" in v && !v.isSet,
     );
     for (const ref of unset)
       print(`Secret ${ref.secret} is not set yet: switchboard secrets set ${ref.secret}`);

@@ -1,20 +1,10 @@
 import type { Command } from "commander";
-import type { ToolDto } from "@/lib/catalog/read-catalog";
-import type { HealthResult } from "@/lib/upstream/pool-events";
-import type { getServerDiagnostics } from "../../lib/servers/server-operations";
 import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { CliError } from "../errors";
 import { formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
 import { withSpinner } from "../spinner";
-
-type Diagnostics = Awaited<ReturnType<typeof getServerDiagnostics>>;
-type RefreshResult = {
-  changed: boolean;
-  hash: string;
-  diff: Record<string, { added: string[]; removed: string[]; changed: string[] }>;
-  problems: string[];
-};
+import type { DiagnosticsWire, HealthCheckWire, RefreshWire, ServerToolsWire } from "../wire-types";
 
 const serverPath = (name: string, part: string) => `/api/v1/servers/${segment(name)}${part}`;
 
@@ -25,7 +15,7 @@ export function registerServerInspection(servers: Command): void {
     .action(async (name: string, _options, command: Command) => {
       const { client, json, colors } = contextOf(command);
       const result = await withSpinner(`Checking ${name}…`, () =>
-        client.post<HealthResult>(serverPath(name, "/health-check")),
+        client.post<HealthCheckWire>(serverPath(name, "/health-check")),
       );
       if (json) return printJson(result);
       if (!result.ok) throw new CliError(`${name} is unhealthy: ${result.error ?? "no answer"}.`);
@@ -52,7 +42,7 @@ export function registerServerInspection(servers: Command): void {
     .action(async (name: string, _options, command: Command) => {
       const { client, json } = contextOf(command);
       const result = await withSpinner(`Refreshing the catalog of ${name}…`, () =>
-        client.post<RefreshResult>(serverPath(name, "/refresh"), {}, { timeoutMs: 120_000 }),
+        client.post<RefreshWire>(serverPath(name, "/refresh"), {}, { timeoutMs: 120_000 }),
       );
       if (json) return printJson(result);
       print(result.changed ? `The catalog of ${name} changed:` : `The catalog of ${name} is unchanged.`);
@@ -68,7 +58,7 @@ export function registerServerInspection(servers: Command): void {
     .argument("<name>", "server name")
     .action(async (name: string, _options, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const { tools } = await client.get<{ tools: ToolDto[] }>(serverPath(name, "/tools"));
+      const { tools } = await client.get<ServerToolsWire>(serverPath(name, "/tools"));
       if (json) return printJson(tools);
       if (tools.length === 0)
         return print(
@@ -94,7 +84,7 @@ export function registerServerInspection(servers: Command): void {
     .argument("<name>", "server name")
     .action(async (name: string, _options, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const result = await client.get<Diagnostics>(serverPath(name, "/diagnostics"));
+      const result = await client.get<DiagnosticsWire>(serverPath(name, "/diagnostics"));
       if (json) return printJson(result);
       const exit = result.exit ? `code ${result.exit.code ?? "—"}, signal ${result.exit.signal ?? "—"}` : "";
       print(

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import type { ServerDto, ValueView } from "../../lib/servers/server-dto";
 import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { type Colors, formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
 import { confirmedOrYes } from "../prompt";
+import type { ServerWire, ValueViewWire } from "../wire-types";
 import { registerServerAdd } from "./server-add";
 import { registerServerInspection } from "./server-inspection";
 
@@ -27,7 +27,7 @@ Examples:
     servers.command("list").description("list the workspace's servers with their status"),
   ).action(async (_options, command: Command) => {
     const { client, json, colors } = contextOf(command);
-    const { servers: rows } = await client.get<{ servers: ServerDto[] }>("/api/v1/servers");
+    const { servers: rows } = await client.get<{ servers: ServerWire[] }>("/api/v1/servers");
     if (json) return printJson(rows);
     if (rows.length === 0)
       return print("No servers yet. Add one with `switchboard servers add` or `switchboard import`.");
@@ -49,7 +49,7 @@ Examples:
     .argument("<name>", "server name")
     .action(async (name: string, _options, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const { server } = await client.get<{ server: ServerDto }>(serverPath(name));
+      const { server } = await client.get<{ server: ServerWire }>(serverPath(name));
       if (json) return printJson(server);
       print(renderFields(describeServer(server, colors), colors));
     });
@@ -85,7 +85,7 @@ Examples:
       .argument("<name>", "server name")
       .action(async (name: string, _options, command: Command) => {
         const { client, json } = contextOf(command);
-        const { server } = await client.patch<{ server: ServerDto }>(serverPath(name), { enabled });
+        const { server } = await client.patch<{ server: ServerWire }>(serverPath(name), { enabled });
         if (json) return printJson(server);
         print(`${server.name} is ${enabled ? "enabled" : "disabled"}.`);
       });
@@ -94,14 +94,14 @@ Examples:
   registerServerInspection(servers);
 }
 
-function describeValue(value: ValueView): string {
+function describeValue(value: ValueViewWire): string {
   if (typeof value === "string") return value;
   const set = value.isSet ? "set" : "not set";
   return "secret" in value ? `secret ${value.secret} (${set})` : `env ${value.fromEnv} (${set})`;
 }
 
-function describeServer(server: ServerDto, colors: Colors): Array<[string, string | string[]]> {
-  const pairs = (record: Record<string, ValueView>) =>
+function describeServer(server: ServerWire, colors: Colors): Array<[string, string | string[]]> {
+  const pairs = (record: Record<string, ValueViewWire>) =>
     Object.entries(record).map(([key, value]) => `${key}=${describeValue(value)}`);
   const connection: Array<[string, string | string[]]> =
     server.transport === "stdio"
