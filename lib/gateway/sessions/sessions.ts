@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
@@ -16,7 +17,6 @@ import { followWorkspaceChanges } from "./session-events";
  */
 
 export const SESSION_IDLE_MS = 10 * 60_000;
-const MAX_SESSIONS = 1000;
 const SWEEP_EVERY_MS = 60_000;
 
 class GatewaySessions {
@@ -75,7 +75,7 @@ class GatewaySessions {
   }
 
   private makeRoom(): boolean {
-    if (this.sessions.size < MAX_SESSIONS) return true;
+    if (this.sessions.size < readEnv().mcpSessionCaps.perProcess) return true;
     let oldest: { session: GatewaySession; since: number } | undefined;
     for (const session of this.sessions.values()) {
       const since = session.idleSince();
