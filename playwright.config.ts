@@ -16,6 +16,8 @@ export const securityDataDir = ".data/security";
 export const securityServerLog = ".data/security-server.log";
 /** The headless-bootstrap key of that server: an instance owner's key. */
 export const securityOwnerKey = "sb_security-owner-key-0123456789abcdef";
+/** Small gateway session caps, so tests/security/session-caps shows them with tens of sessions. */
+export const securitySessionCaps = { perProcess: 50, perWorkspace: 6, perPrincipal: 4 };
 
 /**
  * Browser tests against the Switchboard server (`node server.mjs`: run `next build` first; `npm test` does) on a fresh PGlite
@@ -87,6 +89,9 @@ export default defineConfig({
         PORT: String(securityPort),
         SWITCHBOARD_DATA_DIR: securityDataDir,
         SWITCHBOARD_BOOTSTRAP_API_KEY: securityOwnerKey,
+        SWITCHBOARD_MCP_MAX_SESSIONS: String(securitySessionCaps.perProcess),
+        SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: String(securitySessionCaps.perWorkspace),
+        SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: String(securitySessionCaps.perPrincipal),
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

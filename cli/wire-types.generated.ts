@@ -2045,6 +2045,15 @@ export interface components {
         }
       | {
           /** @constant */
+          type: "gateway.session_evicted";
+          principalId: string;
+          principalName: string;
+          /** @enum {string} */
+          cap: "principal" | "workspace" | "process";
+          idleSeconds: number;
+        }
+      | {
+          /** @constant */
           type: "call.requested";
           callId: string;
           serverId: string | null;

@@ -38,6 +38,9 @@ const envSchema = z.object({
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
+  SWITCHBOARD_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1_000_000).default(100),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -64,6 +67,8 @@ export type Env = {
   mcpApprovalWaitSeconds: number;
   /** Session streams resumable with Last-Event-ID (off by default: it costs every call an event). */
   mcpResumableStreams: boolean;
+  /** Gateway sessions one process keeps: in all, per workspace, per principal (lib/gateway/sessions). */
+  mcpSessionCaps: { perProcess: number; perWorkspace: number; perPrincipal: number };
 };
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -113,6 +118,11 @@ function parseEnv(source: Record<string, string | undefined>): Env {
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
     mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",
+    mcpSessionCaps: {
+      perProcess: env.SWITCHBOARD_MCP_MAX_SESSIONS,
+      perWorkspace: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE,
+      perPrincipal: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL,
+    },
   };
 }
 

@@ -31,6 +31,8 @@ export function describeEvent(event: EventWire): string {
       return `${server} catalog changed`;
     case "catalog.problem":
       return `${server} ${Array.isArray(event.problems) ? event.problems.join("; ") : ""}`;
+    case "gateway.session_evicted":
+      return `a gateway session of ${text(event.principalName)} was closed to make room (${text(event.cap)} cap)`;
     default:
       return server;
   }

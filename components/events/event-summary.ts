@@ -97,6 +97,12 @@ export function describeEvent(event: RecordedEvent): EventLook {
       return look("cancelled", "slate", `${event.tool} was withdrawn by the caller`);
     case "policy.changed":
       return look("policy changed", "slate", policySummary(event.subject, event.subjectId));
+    case "gateway.session_evicted":
+      return look(
+        "session evicted",
+        "amber",
+        `a gateway session of ${event.principalName} was closed to make room (${event.cap} cap)`,
+      );
     default: {
       // An event type newer than this page: shown by its name rather than dropped.
       const unknown = event as { type: string };

@@ -28,6 +28,11 @@ export type DiscoverOptions = {
   timeoutMs?: number;
   /** A server is untrusted: more than this per list is cut off and reported. */
   maxEntriesPerList?: number;
+  /**
+   * Applied to what discovery quotes of the server (an entry's name in a problem, its error
+   * message) before cutting it short: a secret cut in half could no longer be scrubbed.
+   */
+  redact?: (text: string) => string;
 };
 
 export const MAX_ENTRIES_PER_LIST = 5_000;
@@ -141,7 +146,7 @@ async function listAll(client: Client, spec: ListSpec, options: DiscoverOptions)
         );
         return { entries, problems: capProblems(problems, spec) };
       }
-      const checked = checkEntry(spec.rules, item, position, seenKeys);
+      const checked = checkEntry(spec.rules, item, position, seenKeys, options.redact);
       if (checked.ok) entries.push(checked.entry);
       else problems.push(checked.problem);
     }
@@ -176,12 +181,12 @@ async function requestPage(
     // The caller's own cancellation is not the server's fault: let it through unchanged.
     if (options.signal?.aborted) throw error;
     if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return "method-not-found";
-    throw toDiscoveryError(spec, error);
+    throw toDiscoveryError(spec, error, options.redact);
   }
 }
 
-function toDiscoveryError(spec: ListSpec, error: unknown): AppError {
-  const detail = truncate(error instanceof Error ? error.message : String(error), 300);
+function toDiscoveryError(spec: ListSpec, error: unknown, redact = keep): AppError {
+  const detail = truncate(redact(error instanceof Error ? error.message : String(error)), 300);
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new AppError("timeout", `The server did not answer ${spec.method} in time.`, { cause: error });
   }
@@ -201,9 +206,15 @@ function toDiscoveryError(spec: ListSpec, error: unknown): AppError {
 type EntryCheck = { ok: true; entry: Record<string, unknown> } | { ok: false; problem: string };
 
 /** One entry against the MCP schema, the size bounds and the keys seen so far in its list. */
-function checkEntry(rules: EntryRules, item: unknown, position: number, seenKeys: Set<string>): EntryCheck {
+function checkEntry(
+  rules: EntryRules,
+  item: unknown,
+  position: number,
+  seenKeys: Set<string>,
+  redact = keep,
+): EntryCheck {
   const key = isRecord(item) && typeof item[rules.keyField] === "string" ? item[rules.keyField] : undefined;
-  const named = typeof key === "string" ? ` (${JSON.stringify(truncate(key, 80))})` : "";
+  const named = typeof key === "string" ? ` (${JSON.stringify(truncate(redact(key), 80))})` : "";
   const skip = (reason: string): EntryCheck => ({
     ok: false,
     problem: `${rules.label} #${position}${named} was skipped: ${reason}`,
@@ -260,4 +271,5 @@ function capProblems(problems: string[], spec: ListSpec): string[] {
   return [...problems.slice(0, MAX_PROBLEMS_PER_LIST), `…and ${more} more problems in ${spec.method}`];
 }
 
+const keep = (text: string) => text;
 const truncate = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}…` : text);

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { catalogEntries, catalogSnapshots, mcpServers, tools } from "@/db/schema";
+import { loadWorkspaceSecrets } from "@/lib/calls/workspace-secrets";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import {
@@ -15,6 +16,7 @@ import {
   withUniqueKeys,
 } from "./hashing";
 import { toGatewayName } from "./naming";
+import { scrubCatalog, scrubText } from "./scrub-catalog";
 
 type TenantServer = { tenantId: string; serverId: string };
 /** A database or an open transaction: every query here composes inside a caller's transaction. */
@@ -27,22 +29,39 @@ const entryKindOf = {
   prompts: "prompt",
 } as const;
 
-export type SaveCatalogResult = { changed: boolean; snapshotId: string; hash: string; diff: CatalogDiff };
+export type SaveCatalogResult = {
+  changed: boolean;
+  snapshotId: string;
+  hash: string;
+  diff: CatalogDiff;
+  /** Discovery's problems and the entries left out for holding a secret, all scrubbed. */
+  problems: string[];
+};
 
 // Rows per INSERT: far below PostgreSQL's 65,535 bind parameters even for 5,000 tools.
 const INSERT_CHUNK = 500;
 
 /**
- * Stores what discovery found, in one transaction: tools upserted (a changed definition clears the
+ * Stores what discovery found, scrubbed of secret values first (scrub-catalog) — so every hash,
+ * snapshot and diff is of what is stored, and a rotated secret is no drift — in one transaction: tools upserted (a changed definition clears the
  * admin's effect — it must be reviewed again), vanished tools marked removed (their grants and call
  * history keep pointing at a row), resources/templates/prompts replaced, and a snapshot written only
  * when the catalog hash moved. The server's gateway names come from its current registered name.
  */
 export async function saveCatalog(
   db: Database,
-  params: TenantServer & { catalog: CatalogContents },
+  params: TenantServer & {
+    catalog: CatalogContents;
+    problems?: readonly string[];
+    /** The values to scrub; every secret of the workspace when not given. */
+    secrets?: readonly string[];
+  },
 ): Promise<SaveCatalogResult> {
-  return db.transaction(async (tx) => {
+  // Read before the transaction: secrets are decrypted here, not while the server's row is locked.
+  const secrets = params.secrets ?? (await loadWorkspaceSecrets(db, { tenantId: params.tenantId }));
+  const scrubbed = scrubCatalog(params.catalog, secrets);
+  const problems = [...(params.problems ?? []).map((p) => scrubText(p, secrets)), ...scrubbed.problems];
+  const saved = await db.transaction(async (tx) => {
     // Two replicas may discover the same server at once: one at a time per server, or both would
     // compare against the same latest snapshot and record the same change twice.
     const [server] = await tx
@@ -51,11 +70,16 @@ export async function saveCatalog(
       .where(and(eq(mcpServers.id, params.serverId), eq(mcpServers.tenantId, params.tenantId)))
       .for("no key update");
     if (!server) throw new AppError("not_found", "The server was not found.");
-    const scoped = { ...params, catalog: withUniqueKeys(params.catalog) };
+    const scoped = {
+      tenantId: params.tenantId,
+      serverId: params.serverId,
+      catalog: withUniqueKeys(scrubbed.catalog),
+    };
     await syncTools(tx, { ...scoped, serverName: server.name });
     await syncEntries(tx, scoped);
     return recordSnapshot(tx, scoped);
   });
+  return { ...saved, problems };
 }
 
 async function syncTools(
@@ -166,7 +190,7 @@ async function syncEntries(db: Queryable, params: TenantServer & { catalog: Cata
 async function recordSnapshot(
   db: Queryable,
   params: TenantServer & { catalog: CatalogContents },
-): Promise<SaveCatalogResult> {
+): Promise<Omit<SaveCatalogResult, "problems">> {
   const canonical = canonicalCatalog(params.catalog);
   const hash = hashCatalog(canonical);
   const [latest] = await db

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   "catalog.changed",
   "catalog.problem",
   "policy.changed",
+  "gateway.session_evicted",
   "call.requested",
   "call.approval_required",
   "call.approved",

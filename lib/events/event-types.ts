@@ -113,6 +113,17 @@ export const eventSchema = z.discriminatedUnion("type", [
     subject: z.enum(["grants", "principal", "api_key", "tool", "approval_policy", "secret", "gateway"]),
     subjectId: z.string().nullable(),
   }),
+  /**
+   * A gateway session was closed to make room for a newer one of the same principal or workspace
+   * (a session cap: lib/gateway/sessions/session-caps); its client must start a new one.
+   */
+  z.object({
+    type: z.literal("gateway.session_evicted"),
+    principalId: z.string(),
+    principalName: z.string(),
+    cap: z.enum(["principal", "workspace", "process"]),
+    idleSeconds: z.number(),
+  }),
   ...callEvents(),
 ]);
 

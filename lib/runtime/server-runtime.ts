@@ -1,6 +1,8 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { healthChecks, type McpServer, mcpServers, serverStatus } from "@/db/schema";
+import { normalizeSecrets, scrubText, scrubValue } from "@/lib/calls/scrub";
+import { loadWorkspaceSecrets } from "@/lib/calls/workspace-secrets";
 import { discoverCatalog } from "@/lib/catalog/discovery";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { Database } from "@/lib/db/client";
@@ -64,10 +66,20 @@ export class ServerRuntime {
   }
 
   /** Lists the server's catalog again and stores it; a change becomes a snapshot and an event. */
-  async refreshCatalog(server: Pick<McpServer, "id" | "tenantId" | "name">) {
+  async refreshCatalog(
+    server: Pick<McpServer, "id" | "tenantId" | "name">,
+    knownSecrets?: readonly string[],
+  ) {
     const client = await this.pool.getClient(server.id);
-    const catalog = await discoverCatalog(client);
-    const result = await saveCatalog(this.db, { tenantId: server.tenantId, serverId: server.id, catalog });
+    const secrets = knownSecrets ?? (await this.secretsSeenBy(server));
+    const catalog = await discoverCatalog(client, { redact: (text) => scrubText(text, secrets) });
+    const result = await saveCatalog(this.db, {
+      tenantId: server.tenantId,
+      serverId: server.id,
+      catalog,
+      problems: catalog.problems,
+      secrets,
+    });
     const ref = { serverId: server.id, serverName: server.name };
     if (result.changed) {
       await recordEvent(this.db, {
@@ -75,13 +87,22 @@ export class ServerRuntime {
         event: { type: "catalog.changed", ...ref, snapshotId: result.snapshotId, diff: result.diff },
       });
     }
-    if (catalog.problems.length > 0) {
+    if (result.problems.length > 0) {
       await recordEvent(this.db, {
         tenantId: server.tenantId,
-        event: { type: "catalog.problem", ...ref, problems: catalog.problems.slice(0, 50) },
+        event: { type: "catalog.problem", ...ref, problems: result.problems.slice(0, 50) },
       });
     }
-    return { ...result, problems: catalog.problems };
+    return result;
+  }
+
+  /**
+   * What a server may echo into its catalog and info: every secret value of its workspace, and
+   * what its connection was handed — which differs after a secret was changed while it ran.
+   */
+  private async secretsSeenBy(server: Pick<McpServer, "id" | "tenantId">): Promise<string[]> {
+    const workspace = await loadWorkspaceSecrets(this.db, { tenantId: server.tenantId });
+    return normalizeSecrets([...workspace, ...this.pool.secretValues(server.id)]);
   }
 
   private async sync(serverId: string): Promise<void> {
@@ -116,16 +137,21 @@ export class ServerRuntime {
           event: { type: "server.state_changed", ...ref, from: event.from, to: event.to, error: event.error },
         });
         return;
-      case "connected":
+      case "connected": {
+        const server = { id: event.serverId, tenantId, name: event.serverName };
+        const secrets = await this.secretsSeenBy(server);
         await this.saveStatus(event, {
-          serverInfo: event.serverInfo ?? null,
-          capabilities: (event.capabilities as Record<string, unknown> | undefined) ?? null,
+          serverInfo: scrubValue(event.serverInfo ?? null, secrets),
+          capabilities: scrubValue(
+            (event.capabilities as Record<string, unknown> | undefined) ?? null,
+            secrets,
+          ),
         });
-        await this.refreshCatalog({ id: event.serverId, tenantId, name: event.serverName }).catch(
-          (error: unknown) =>
-            console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
+        await this.refreshCatalog(server, secrets).catch((error: unknown) =>
+          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
         );
         return;
+      }
       case "process.exited":
         await this.saveStatus(event, {
           exitCode: event.exit.code,

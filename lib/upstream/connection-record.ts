@@ -1,3 +1,4 @@
+import { scrubValue } from "@/lib/calls/scrub";
 import type { AppError } from "@/lib/errors";
 import { type ConnectionConfig, displayUrl, formatCommandLine } from "./connection-config";
 import { ConnectionError, describeExit, type FailureContext } from "./connection-errors";
@@ -45,6 +46,11 @@ export class ConnectionRecord {
   setSecrets(values: string[]): void {
     this.secrets = values;
     this.stderr.addSecrets(values);
+  }
+
+  /** What the current attempt handed the server: what it could echo back (catalog, server info). */
+  get secretValues(): readonly string[] {
+    return this.secrets;
   }
 
   commandLine(config: ConnectionConfig): string {
@@ -111,7 +117,8 @@ export class ConnectionRecord {
         : { url: displayUrl(config.url) }),
       ...(pid !== undefined ? { pid } : {}),
       ...(params.connectedAt ? { connectedAt: params.connectedAt.toISOString() } : {}),
-      ...handshake,
+      // The server's own words (its info, capabilities): it may repeat what it was given.
+      ...scrubValue(handshake, this.secrets),
       ...(this.lastError ? { lastError: { ...this.lastError, at: this.lastError.at.toISOString() } } : {}),
       ...(this.lastExit ? { exit: this.lastExit } : {}),
       stderr: this.stderr.text(),

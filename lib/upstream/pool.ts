@@ -107,6 +107,11 @@ export class ConnectionPool {
     return this.get(id).diagnostics();
   }
 
+  /** The secret values a server's connection was handed; none when the pool does not know it. */
+  secretValues(id: string): readonly string[] {
+    return this.connections.get(id)?.secretValues() ?? [];
+  }
+
   /** The state of a server, or undefined when the pool does not know it. */
   state(id: string): ConnectionState | undefined {
     return this.connections.get(id)?.state;

@@ -214,6 +214,11 @@ export class ServerConnection {
     return outcome;
   }
 
+  /** The secret values the current attempt resolved (its env, headers, credential). */
+  secretValues(): readonly string[] {
+    return this.record.secretValues;
+  }
+
   diagnostics(): ConnectionDiagnostics {
     return this.record.diagnostics({
       config: this.cfg,

@@ -1,10 +1,12 @@
+import type { Database } from "@/lib/db/client";
 import type { RecordedEvent } from "@/lib/events/event-types";
-import { subscribeEvents } from "@/lib/events/record-event";
+import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { catalogScopeOf, permittedServers } from "@/lib/gateway/server/catalog";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import { getDatabase } from "@/lib/runtime/process-db";
 import type { GatewaySession, ListName } from "./session";
+import type { SessionCap } from "./session-caps";
 
 /**
  * Open sessions follow what they were told: a client hears `list_changed` when the catalog, a
@@ -100,4 +102,27 @@ async function closeRefused(sessions: GatewaySession[]): Promise<void> {
       }
     }),
   );
+}
+
+/**
+ * A session closed to make room for a newer one of the same principal or workspace (session-caps):
+ * recorded in that workspace, naming whose it was and which cap, so a client's lost session is
+ * explained — never its id, which a request could still present.
+ */
+export function recordSessionEvicted(
+  db: Database,
+  session: GatewaySession,
+  detail: { cap: SessionCap; idleMs: number },
+): Promise<RecordedEvent> {
+  const { tenantId, principalId, principalName } = session.principal;
+  return recordEvent(db, {
+    tenantId,
+    event: {
+      type: "gateway.session_evicted",
+      principalId,
+      principalName,
+      cap: detail.cap,
+      idleSeconds: Math.round(detail.idleMs / 1000),
+    },
+  });
 }

@@ -128,6 +128,11 @@ export class GatewaySession implements GatewaySessionState {
     });
   }
 
+  /** Busy until the returned function (idempotent) is called: while it is being opened. */
+  hold(): () => void {
+    return this.busy(() => {});
+  }
+
   /** Marks the session busy; the returned function (idempotent) ends that and runs `cleanup`. */
   private busy(cleanup: () => void): () => void {
     this.openResponses++;

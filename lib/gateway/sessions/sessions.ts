@@ -1,22 +1,25 @@
 import type { Database } from "@/lib/db/client";
+import { readEnv } from "@/lib/env";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { processSingleton } from "@/lib/process-singleton";
 import { GatewaySession } from "./session";
-import { followWorkspaceChanges } from "./session-events";
+import { decideRoom, describeRefusal, type SessionCap } from "./session-caps";
+import { followWorkspaceChanges, recordSessionEvicted } from "./session-events";
 
 /**
  * The gateway sessions open on this process. A session lives in this process's memory only:
  * another replica (or this one after a restart) does not know it and answers its plain requests
  * statelessly. On globalThis, so every route bundle (and dev reloads) share one registry.
  *
- * Clients often just go away without a DELETE, so a session idle for SESSION_IDLE_MS is closed,
- * and at MAX_SESSIONS the longest idle one makes room for a new one.
+ * Clients often just go away without a DELETE, so a session idle for SESSION_IDLE_MS is closed.
+ * Caps per principal, per workspace and in all (session-caps) bound what one process holds: a new
+ * session past a cap pushes out the oldest idle one of the same principal or workspace — never
+ * another workspace's — and is refused (429) when none is idle.
  */
 
 export const SESSION_IDLE_MS = 10 * 60_000;
-const MAX_SESSIONS = 1000;
 const SWEEP_EVERY_MS = 60_000;
 
 class GatewaySessions {
@@ -36,28 +39,46 @@ class GatewaySessions {
   }
 
   /**
-   * Opens a session for an initialize request and answers it; undefined when this process has no
-   * room (every session busy), in which case the caller answers it statelessly.
+   * Opens a session for an initialize request and answers it, or refuses it (429) when a cap is
+   * reached and no session that may make room is idle.
    */
   async open(
     db: Database,
     opener: { principal: GatewayPrincipal; scope: GatewayScope; credentials: Headers },
     req: Request,
     body: unknown,
-  ): Promise<Response | undefined> {
-    if (!this.makeRoom()) return undefined;
+  ): Promise<Response> {
+    // Decided and registered without an await in between, so concurrent initializes (a client
+    // opening hundreds at once) are counted one by one and cannot all slip under a cap together.
+    const { principal } = opener;
+    const decision = decideRoom(this.held(), principal, readEnv().mcpSessionCaps);
+    switch (decision.kind) {
+      case "refuse":
+        return refusal(decision.cap, decision.limit, body);
+      case "evict":
+        this.evict(db, decision.session.session, decision.cap);
+        break;
+      case "room":
+        break;
+    }
     const session = new GatewaySession(db, opener, (closed) => this.forget(closed));
-    await session.connect();
+    // Busy until its initialize is answered: a session being opened is never the one pushed out.
+    const opened = session.hold();
     this.sessions.set(session.id, session);
     this.startSweeping();
     try {
+      await session.connect();
       const response = await session.handle(req, body);
       // The transport refused the initialize (malformed, wrong headers): no session came of it.
       if (session.transport.sessionId === undefined) await session.close();
       return response;
     } catch (error) {
+      // A server that never connected does not report its close: forget it here as well.
+      this.forget(session);
       await session.close();
       throw error;
+    } finally {
+      opened();
     }
   }
 
@@ -74,17 +95,24 @@ class GatewaySessions {
     await Promise.all([...this.sessions.values()].map((session) => session.close()));
   }
 
-  private makeRoom(): boolean {
-    if (this.sessions.size < MAX_SESSIONS) return true;
-    let oldest: { session: GatewaySession; since: number } | undefined;
+  private *held() {
     for (const session of this.sessions.values()) {
-      const since = session.idleSince();
-      if (since !== undefined && (!oldest || since < oldest.since)) oldest = { session, since };
+      yield {
+        session,
+        tenantId: session.principal.tenantId,
+        principalId: session.principal.principalId,
+        idleSince: session.idleSince(),
+      };
     }
-    if (!oldest) return false;
-    this.forget(oldest.session);
-    void oldest.session.close();
-    return true;
+  }
+
+  private evict(db: Database, session: GatewaySession, cap: SessionCap): void {
+    const idleSince = session.idleSince() ?? Date.now();
+    this.forget(session);
+    void session.close();
+    void recordSessionEvicted(db, session, { cap, idleMs: Date.now() - idleSince }).catch((error: unknown) =>
+      console.error("[switchboard] recording an evicted gateway session failed", (error as Error).message),
+    );
   }
 
   private forget(session: GatewaySession): void {
@@ -102,6 +130,16 @@ class GatewaySessions {
     this.sweeper = setInterval(() => this.sweep(), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
+}
+
+/** A JSON-RPC error answering the initialize (its id when there is one), as HTTP 429. */
+function refusal(cap: SessionCap, limit: number, body: unknown): Response {
+  const message = Array.isArray(body) ? undefined : (body as { id?: unknown } | undefined);
+  const id = typeof message?.id === "string" || typeof message?.id === "number" ? message.id : null;
+  return Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message: describeRefusal(cap, limit) }, id },
+    { status: 429, headers: { "Retry-After": "10" } },
+  );
 }
 
 export const gatewaySessions = processSingleton("GatewaySessions", () => new GatewaySessions());

@@ -10,6 +10,7 @@ import { toGatewayName } from "@/lib/catalog/naming";
 import { listAllTools, listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
 import type { DatabaseHandle } from "@/lib/db/client";
+import { putSecret } from "@/lib/secrets/secrets";
 import { drivers, openTestDatabase } from "../../fixtures/databases";
 import {
   connectStdio,
@@ -131,6 +132,7 @@ describe.each(drivers)("catalog store on %s", (driver) => {
         snapshotId: latest?.id,
         hash: latest?.hash,
         diff: emptyDiff(),
+        problems: [],
       });
       expect(await listSnapshots(handle.db, { tenantId, serverId })).toHaveLength(1);
       expect(await listServerTools(handle.db, { tenantId, serverId })).toEqual(before);
@@ -343,6 +345,33 @@ describe.each(drivers)("catalog store on %s", (driver) => {
       expect(mine.find((t) => t.gatewayName === "changing__stable")?.conflictsWith).toEqual([]);
       const theirs = await listAllTools(handle.db, { tenantId: otherTenantId });
       expect(theirs.map((t) => t.gatewayName)).toEqual(["changing__stable"]);
+    });
+
+    it("stores no value of the workspace's secrets: texts scrubbed, an entry named by one left out", async () => {
+      const value = "sk-live-0123456789abcdef";
+      await putSecret(handle.db, { tenantId, name: "echoed-token", value });
+      const echoing = await addServer(tenantId, "echoing");
+      const result = await saveCatalog(handle.db, {
+        tenantId,
+        serverId: echoing,
+        catalog: catalog({
+          tools: [tool("search", `Authenticates with ${value}.`), tool(`leak_${value}`)],
+          prompts: [{ name: "p", arguments: [{ name: "a", description: `key ${value}` }] }],
+        }),
+        problems: [`tool #9 ("x${value}") was skipped: it is not an object`],
+      });
+      const stored = await listServerTools(handle.db, { tenantId, serverId: echoing });
+      expect(stored.map((t) => [t.name, t.description])).toEqual([
+        ["search", "Authenticates with [redacted]."],
+      ]);
+      const [snapshot] = await listSnapshots(handle.db, { tenantId, serverId: echoing });
+      const prompts = await listCatalogEntries(handle.db, { tenantId, serverId: echoing, kind: "prompt" });
+      for (const text of [stored, snapshot, prompts, result].map((v) => JSON.stringify(v)))
+        expect(text).not.toContain(value);
+      expect(result.problems).toEqual([
+        'tool #9 ("x[redacted]") was skipped: it is not an object',
+        "tool #2 was skipped: its name contains the value of a secret",
+      ]);
     });
 
     it("refuses to read or write another workspace's server", async () => {
