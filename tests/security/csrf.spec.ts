@@ -10,7 +10,11 @@ import { expect, joinAs, test } from "./fixtures";
  * was accepted. And no header kept another site from framing the dashboard.
  */
 
-/** The attacker's site: one HTML page on another loopback port, in the same browser as the admin. */
+/**
+ * The attacker's site: one HTML page on another loopback port, in the same browser as the admin.
+ * Its <html> says data-hydrated because the admin's browser (tests/e2e/fixtures.ts) waits for that
+ * after every navigation to an HTML page.
+ */
 async function startAttackerSite(html: string): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer((_req, res) => {
     res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
@@ -67,7 +71,7 @@ test.describe("cross-origin writes and framing against a signed-in admin", () =>
       ["/api/v1/api-keys", { name: `${tag}-key`, scopes: ["admin"] }],
       ["/api/v1/invitations", { role: "admin" }],
     ] as const;
-    const html = `<!doctype html><title>cute cats</title>
+    const html = `<!doctype html><html data-hydrated><title>cute cats</title>
       <form id="f" method="post" enctype="text/plain" target="sink" action="${target}/api/v1/principals">
         <input name='{"name":"${tag}-form","x":"' value='"}'>
       </form>
@@ -147,7 +151,7 @@ test.describe("cross-origin writes and framing against a signed-in admin", () =>
       expect(headers["permissions-policy"], path).toMatch(/camera=\(\)/);
     }
 
-    const site = await startAttackerSite(`<!doctype html><title>framing</title>
+    const site = await startAttackerSite(`<!doctype html><html data-hydrated><title>framing</title>
       <iframe id="victim" src="${target}/settings" width="800" height="600"></iframe>
       <script>document.getElementById("victim").onload = () => { document.title = "frame loaded"; };</script>`);
     try {
