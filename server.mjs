@@ -7,22 +7,52 @@
 // (lib/gateway/http/entry.ts) is the same handler the /mcp route files use, behind the same
 // Host/Origin/credential checks proxy.ts applies everywhere else; instrumentation.ts registers it
 // from inside Next.js's module graph, so both share one database, pool and event hub.
+//
+// It is also the only part that sees the sockets, so it says who the client is (see
+// lib/http/request-client.ts, which reads what this file writes): where it listens, and for each
+// request the TCP peer and the forwarding headers the client sent, before Next.js adds its own.
 import { createServer } from "node:http";
 import next from "next";
 
 const hostname = process.env.HOST || "127.0.0.1";
 const port = Number(process.env.PORT || 3000);
 
-const app = next({ dev: false, hostname, port });
-const handleWithNext = app.getRequestHandler();
-await app.prepare();
+/** lib/http/request-client.ts CONNECTION_HEADER: set here on every request, never taken from a client. */
+const CONNECTION_HEADER = "x-switchboard-connection";
 
 /** Set by instrumentation.ts once Next.js has started the runtime (lib/gateway/http/entry.ts); until then Next.js answers /mcp. */
 const gatewayEntry = () => globalThis.__switchboardGatewayEntry;
 
 const isGatewayPath = (url = "") => url === "/mcp" || url.startsWith("/mcp?") || url.startsWith("/mcp/");
 
-const server = createServer((req, res) => {
+/** Replaces whatever the client sent under CONNECTION_HEADER with what the socket says. */
+function describeConnection(req) {
+  const sent = Object.keys(req.headers);
+  const value = encodeURIComponent(
+    JSON.stringify({
+      peer: req.socket.remoteAddress ?? null,
+      forwardedHeaders: sent.filter((name) => name === "forwarded" || name.startsWith("x-forwarded-")),
+      xForwardedFor: req.headers["x-forwarded-for"] ?? null,
+      forwarded: req.headers.forwarded ?? null,
+    }),
+  );
+  // Next.js reads headers, the gateway's web Request rawHeaders: both must say the same.
+  const raw = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i].toLowerCase() !== CONNECTION_HEADER)
+      raw.push(req.rawHeaders[i], req.rawHeaders[i + 1]);
+  }
+  raw.push(CONNECTION_HEADER, value);
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+  req.headers[CONNECTION_HEADER] = value;
+}
+
+let handleWithNext;
+let ready;
+
+const server = createServer(async (req, res) => {
+  describeConnection(req);
+  await ready;
   if (gatewayEntry() && isGatewayPath(req.url)) return gatewayEntry()(req, res);
   return handleWithNext(req, res);
 });
@@ -32,6 +62,16 @@ server.on("error", (error) => {
   process.exit(1);
 });
 
-server.listen(port, hostname, () => {
-  console.log(`[switchboard] listening on http://${hostname}:${port}`);
-});
+ready = (async () => {
+  // Listening first, so the addresses are known (lib/http/listening.ts) before Next.js and the
+  // runtime start: nothing is ever judged from HOST. Requests wait for Next.js to be ready.
+  await new Promise((resolve) => server.listen(port, hostname, resolve));
+  const { address } = server.address();
+  globalThis.__switchboardListening = { addresses: [address] };
+  console.log(`[switchboard] listening on http://${hostname}:${port} (bound to ${address})`);
+  const app = next({ dev: false, hostname, port });
+  handleWithNext = app.getRequestHandler();
+  await app.prepare();
+})();
+
+await ready;

@@ -9,7 +9,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          environment: "node",
+          setupFiles: ["tests/fixtures/listening-on-loopback.ts"],
+        },
       },
       {
         extends: true,
@@ -23,6 +28,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           environment: "node",
           globalSetup: ["tests/fixtures/global-setup.ts"],
+          setupFiles: ["tests/fixtures/listening-on-loopback.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // PGlite instances are ~700 MB each and the machine has 2 cores: keep files in a small pool.

@@ -1,5 +1,7 @@
 import path from "node:path";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { listensOnLoopbackOnly } from "@/lib/http/listening";
 
 /** Switchboard's own configuration, read once from the process environment. */
 const envSchema = z.object({
@@ -35,6 +37,23 @@ const envSchema = z.object({
     ),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
+  SWITCHBOARD_TRUSTED_PROXIES: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry), {
+          error: (issue) =>
+            `SWITCHBOARD_TRUSTED_PROXIES: "${String(issue.input)}" is neither an IP address nor a CIDR range (e.g. 127.0.0.1, 10.0.0.0/8)`,
+        }),
+      ),
+    ),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
@@ -59,8 +78,13 @@ export type Env = {
   publicUrl: string;
   /** Hosts (`name` for any port, or `name:port`) accepted in Host/Origin headers: DNS-rebinding protection. */
   allowedHosts: string[];
-  /** True when the server only listens on a loopback address (a local, single-machine install). */
-  listensOnLoopbackOnly: boolean;
+  /** Reverse proxies (addresses, CIDRs) whose Forwarded / X-Forwarded-For name the client (lib/http/request-client). */
+  trustedProxies: readonly string[];
+  /**
+   * True when the server's sockets are bound to loopback addresses only (a local, single-machine
+   * install). Not configuration but a fact of the running server (lib/http/listening), read live.
+   */
+  readonly listensOnLoopbackOnly: boolean;
   /** The MCP gateway at /mcp; false answers 404 there. */
   mcpEnabled: boolean;
   /** How long a gateway tools/call waits for an approval before answering with the call id. */
@@ -89,13 +113,17 @@ export function readEnv(): Env {
   for (const name of envNames) own[name] = process.env[name];
   const fingerprint = `${process.cwd()}\0${JSON.stringify(own)}`;
   if (lastRead?.fingerprint === fingerprint) return lastRead.env;
+  const env = parseEnv(own) as Env; // completed by the getter below
+  // Where the server listens is known only once server.mjs has bound its sockets, never from HOST:
+  // a getter, so a read made before then does not stay wrong.
+  Object.defineProperty(env, "listensOnLoopbackOnly", { get: listensOnLoopbackOnly, enumerable: true });
   // Frozen: every caller shares it.
-  const env = Object.freeze(parseEnv(own));
+  Object.freeze(env);
   lastRead = { fingerprint, env };
   return env;
 }
 
-function parseEnv(source: Record<string, string | undefined>): Env {
+function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listensOnLoopbackOnly"> {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
@@ -114,7 +142,7 @@ function parseEnv(source: Record<string, string | undefined>): Env {
     bootstrapApiKey: env.SWITCHBOARD_BOOTSTRAP_API_KEY,
     publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),
     allowedHosts: allowedHosts(env),
-    listensOnLoopbackOnly: loopbackHosts.has(env.HOST),
+    trustedProxies: Object.freeze(env.SWITCHBOARD_TRUSTED_PROXIES),
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
     mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",

@@ -30,6 +30,9 @@ function createAuth(db: Database) {
       cookiePrefix: "switchboard",
       useSecureCookies: env.publicUrl.startsWith("https://"),
       database: { generateId: () => crypto.randomUUID() },
+      // It would read X-Forwarded-For, which anyone can write; the audit log records the socket's
+      // address instead (lib/http/request-client).
+      ipAddress: { disableIpTracking: true },
     },
     // Sign-in attempts are limited by lib/auth/sign-in.ts from the audit log (shared by replicas).
     rateLimit: { enabled: false },

@@ -1,4 +1,10 @@
-/** The client address as Next's server reports it (first x-forwarded-for hop); for audit only. */
+import { clientAddressOf } from "@/lib/http/request-client";
+
+/**
+ * The client's address for audit entries and per-address limits: the socket peer, or the client a
+ * proxy in SWITCHBOARD_TRUSTED_PROXIES named — never a header anyone can write. Null when unknown
+ * (a server not started through server.mjs).
+ */
 export function clientAddress(headers: Headers): string | null {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || null;
+  return clientAddressOf(headers);
 }

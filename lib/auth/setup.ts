@@ -3,8 +3,9 @@ import { count, eq } from "drizzle-orm";
 import { z } from "zod";
 import { memberships, tenants, users, verifications } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { listensOnLoopbackOnly } from "@/lib/http/listening";
+import { describeClient } from "@/lib/http/request-client";
 import { parseOrThrow } from "@/lib/validation";
 import { createAccount } from "./accounts";
 import { recordAudit } from "./audit";
@@ -21,11 +22,12 @@ export async function needsSetup(db: Database): Promise<boolean> {
 }
 
 /**
- * A local install (listening on loopback only) lets its first visitor set up; otherwise the
- * visitor must hold the one-time token printed to the server log at start.
+ * A local install (sockets bound to loopback only) lets a visitor from this machine set up without
+ * the token: a loopback TCP peer forwarding nothing (lib/http/request-client), never a HOST or a
+ * header. Anyone else must hold the one-time token printed to the server log at start.
  */
-export function setupNeedsToken(): boolean {
-  return !readEnv().listensOnLoopbackOnly;
+export function setupNeedsToken(headers: Headers): boolean {
+  return !(listensOnLoopbackOnly() && describeClient(headers).isLocal);
 }
 
 /** A fresh setup token (its hash kept in the database, so any process accepts it). */
@@ -51,7 +53,7 @@ export async function completeSetup(
   if (!(await needsSetup(db))) {
     throw new AppError("conflict", "Switchboard is already set up. Sign in instead.");
   }
-  if (setupNeedsToken() && !(await isValidSetupToken(db, setupToken))) {
+  if (setupNeedsToken(params.headers) && !(await isValidSetupToken(db, setupToken))) {
     throw new AppError("forbidden", "Enter the setup token printed in the server log.", {
       fieldErrors: { setupToken: ["This token is not valid."] },
     });

@@ -2,11 +2,18 @@ import { AppError } from "@/lib/errors";
 
 export const MAX_BODY_BYTES = 256 * 1024;
 
-/** Reads a JSON body with a size cap, so a huge or malformed body is a clear 4xx, never a 500. */
+/**
+ * Reads a JSON body with a size cap, so a huge or malformed body is a clear 4xx, never a 500.
+ * The body must say it is JSON: a browser sends an untyped or text/plain body to another origin
+ * without asking first (no CORS preflight), so accepting one would let any page write (CSRF).
+ */
 export async function readJsonBody(req: Request, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = req.headers.get("content-type");
-  if (type && !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
-    throw new AppError("unsupported_media_type", "Send the body as JSON (Content-Type: application/json).");
+  if (!type || !/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+    throw new AppError(
+      "unsupported_media_type",
+      `Send the body as JSON with Content-Type: application/json (got ${type ? `"${type}"` : "no Content-Type"}).`,
+    );
   }
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);

@@ -1,11 +1,12 @@
 import "server-only";
 import path from "node:path";
-import { issueSetupToken, needsSetup, setupNeedsToken } from "@/lib/auth/setup";
+import { issueSetupToken, needsSetup } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
+import { listensOnLoopbackOnly } from "@/lib/http/listening";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
@@ -96,11 +97,14 @@ function warnIfStdioUserIsShutOut(): void {
 
 async function announceSetup(db: ProcessDatabase["db"]) {
   const url = `${readEnv().publicUrl}/setup`;
-  if (!setupNeedsToken()) {
-    console.log(`[switchboard] first run: open ${url} to create the admin account`);
+  // Issued even on loopback: a visitor through a reverse proxy on this machine needs it too.
+  const token = await issueSetupToken(db);
+  if (listensOnLoopbackOnly()) {
+    console.log(
+      `[switchboard] first run: open ${url} on this machine to create the admin account (through a proxy, enter the setup token ${token})`,
+    );
     return;
   }
-  const token = await issueSetupToken(db);
   console.log(
     `[switchboard] first run: open ${url} and enter the setup token ${token} to create the admin account`,
   );

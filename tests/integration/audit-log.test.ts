@@ -8,6 +8,7 @@ import { memberships } from "@/db/schema";
 import { signIn } from "@/lib/auth/sign-in";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { createWorkspace } from "@/lib/tenancy/workspaces";
+import { headersFrom } from "../fixtures/connection";
 import { createTestApiKey, createTestOperator, openProcessTestDatabase } from "../fixtures/databases";
 import { bearer, type Json, senderAs } from "../fixtures/route-request";
 
@@ -28,7 +29,8 @@ describe("the audit log over REST", () => {
   const signInAs = (email: string, password: string) =>
     signIn(handle.db, {
       input: { email, password },
-      headers: new Headers({ "x-forwarded-for": "203.0.113.7" }),
+      // The socket's peer is recorded; what the client wrote in X-Forwarded-For is not.
+      headers: headersFrom("203.0.113.7", { "x-forwarded-for": "6.6.6.6" }),
     }).catch(() => undefined);
 
   beforeAll(async () => {

@@ -7,8 +7,10 @@ import { revokeApiKey } from "@/lib/auth/api-keys";
 import { completeSetup, issueSetupToken } from "@/lib/auth/setup";
 import { signIn } from "@/lib/auth/sign-in";
 import { AppError } from "@/lib/errors";
+import { recordListeningAddresses } from "@/lib/http/listening";
 import { bootstrapDatabase } from "@/lib/runtime/bootstrap";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
+import { headersFrom } from "../fixtures/connection";
 import { drivers, openProcessTestDatabase, openTestDatabase } from "../fixtures/databases";
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
@@ -46,7 +48,7 @@ describe.each(drivers)("auth on %s", (driver) => {
   });
 
   it("first-run setup creates the admin of the existing workspace, once", async () => {
-    await completeSetup(handle.db, { input: admin, headers: new Headers() });
+    await completeSetup(handle.db, { input: admin, headers: headersFrom("127.0.0.1") });
     const [user] = await handle.db.select().from(users).where(eq(users.email, admin.email));
     const [membership] = await handle.db
       .select()
@@ -55,7 +57,10 @@ describe.each(drivers)("auth on %s", (driver) => {
     expect(membership).toMatchObject({ tenantId: handle.defaultTenant.id, role: "admin" });
 
     const again = await errorOf(
-      completeSetup(handle.db, { input: { ...admin, email: "eve@example.com" }, headers: new Headers() }),
+      completeSetup(handle.db, {
+        input: { ...admin, email: "eve@example.com" },
+        headers: headersFrom("127.0.0.1"),
+      }),
     );
     expect(again.code).toBe("conflict");
   });
@@ -147,19 +152,43 @@ describe.each(drivers)("headless bootstrap and the setup token on %s", (driver) 
     await handle.close();
   });
 
-  it("asks for the printed token when Switchboard listens beyond loopback", async () => {
-    vi.stubEnv("HOST", "0.0.0.0");
+  it("asks for the printed token when Switchboard's socket listens beyond loopback", async () => {
+    recordListeningAddresses(["0.0.0.0"]);
     const handle = await openProcessTestDatabase(driver);
     const token = await issueSetupToken(handle.db);
     const input = { name: "Ada", email: "ada@example.com", password: "a long password" };
+    // Even from this machine: HOST or a loopback peer says nothing about who else can connect.
     const refused = await errorOf(
-      completeSetup(handle.db, { input: { ...input, setupToken: "guess" }, headers: new Headers() }),
+      completeSetup(handle.db, {
+        input: { ...input, setupToken: "guess" },
+        headers: headersFrom("127.0.0.1"),
+      }),
     );
     expect(refused.fieldErrors?.setupToken).toBeDefined();
     expect(await handle.db.select().from(users)).toHaveLength(0);
-    await completeSetup(handle.db, { input: { ...input, setupToken: token }, headers: new Headers() });
+    await completeSetup(handle.db, {
+      input: { ...input, setupToken: token },
+      headers: headersFrom("127.0.0.1"),
+    });
     expect(await handle.db.select().from(users)).toHaveLength(1);
-    vi.stubEnv("HOST", "127.0.0.1");
+    recordListeningAddresses(["127.0.0.1"]);
+    await handle.close();
+  });
+
+  it("asks for the token on loopback too, unless the request provably comes from this machine", async () => {
+    const handle = await openProcessTestDatabase(driver);
+    const input = { name: "Ada", email: "ada@example.com", password: "a long password" };
+    for (const headers of [
+      headersFrom("192.0.2.2", { "x-forwarded-for": "127.0.0.1" }),
+      headersFrom("127.0.0.1", { "x-forwarded-for": "127.0.0.1" }),
+      headersFrom("127.0.0.1", { forwarded: "for=127.0.0.1" }),
+      // Not through server.mjs: whatever the request says about itself.
+      new Headers({ "x-forwarded-for": "127.0.0.1" }),
+    ]) {
+      const refused = await errorOf(completeSetup(handle.db, { input, headers }));
+      expect(refused.fieldErrors?.setupToken).toBeDefined();
+    }
+    expect(await handle.db.select().from(users)).toHaveLength(0);
     await handle.close();
   });
 });

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { checkRequest } from "@/lib/http/request-guard";
 
-const request = (url: string, headers: Record<string, string>) => ({ url, headers: new Headers(headers) });
+const request = (url: string, headers: Record<string, string>, method = "GET") => ({
+  url,
+  method,
+  headers: new Headers(headers),
+});
 
 describe("request guard (DNS rebinding, CSRF, credentials in URLs)", () => {
   it.each([
@@ -9,8 +13,11 @@ describe("request guard (DNS rebinding, CSRF, credentials in URLs)", () => {
     ["localhost on another port", { host: "localhost:4567" }],
     ["IPv6 loopback", { host: "[::1]:3000" }],
     ["same-origin POST", { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" }],
+    ["the page's own loopback name", { host: "localhost:3000", origin: "http://localhost:3000" }],
+    ["a script without Origin", { host: "127.0.0.1:3000", authorization: "Bearer sb_x" }],
+    ["a same-origin fetch", { host: "127.0.0.1:3000", "sec-fetch-site": "same-origin" }],
   ])("lets through %s", (_, headers) => {
-    expect(checkRequest(request("http://127.0.0.1:3000/api/v1/servers", headers))).toBeUndefined();
+    expect(checkRequest(request("http://127.0.0.1:3000/api/v1/servers", headers, "POST"))).toBeUndefined();
   });
 
   it.each([
@@ -18,8 +25,21 @@ describe("request guard (DNS rebinding, CSRF, credentials in URLs)", () => {
     ["no host at all", {}, /host ""/],
     ["a foreign origin", { host: "127.0.0.1:3000", origin: "https://evil.example" }, /Cross-origin .*evil/],
     ["an opaque origin", { host: "127.0.0.1:3000", origin: "null" }, /Cross-origin/],
+    // Same site to the browser (the session cookie goes along), another site to us.
+    [
+      "another port of the same host",
+      { host: "127.0.0.1:3000", origin: "http://127.0.0.1:9999" },
+      /Cross-origin requests from http:\/\/127\.0\.0\.1:9999 are refused: only Switchboard's own pages \(http:\/\/127\.0\.0\.1:3000/,
+    ],
+    ["another loopback name", { host: "127.0.0.1:3000", origin: "http://localhost:3000" }, /Cross-origin/],
+    ["another scheme", { host: "127.0.0.1:3000", origin: "https://127.0.0.1:3000" }, /Cross-origin/],
+    [
+      "a cross-site write without Origin",
+      { host: "127.0.0.1:3000", "sec-fetch-site": "same-site" },
+      /same-site/,
+    ],
   ])("refuses %s with 403", (_, headers, message) => {
-    const error = checkRequest(request("http://127.0.0.1:3000/", headers));
+    const error = checkRequest(request("http://127.0.0.1:3000/", headers, "POST"));
     expect(error?.status).toBe(403);
     expect(error?.message).toMatch(message);
   });

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { type CredentialField, CredentialsForm } from "@/components/auth/credentials-form";
 import { needsSetup, setupNeedsToken } from "@/lib/auth/setup";
@@ -22,7 +23,7 @@ export default async function SetupPage() {
       hint: "At least 10 characters.",
     },
   ];
-  if (setupNeedsToken()) {
+  if (setupNeedsToken(await headers())) {
     fields.push({
       name: "setupToken",
       label: "Setup token",

@@ -4,6 +4,7 @@ import { toErrorBody } from "@/lib/errors";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 import { checkRequest } from "@/lib/http/request-guard";
+import { securityHeaders } from "@/lib/http/security-headers";
 import { answerDirectly } from "./direct";
 
 /**
@@ -31,9 +32,9 @@ const serveWebRequest = getRequestListener(serveGatewayRequest, { overrideGlobal
  * (gateway-direct, the hot path); everything else goes to serveGatewayRequest.
  */
 export async function serveGatewayNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  // As Next.js does for its own requests: name the peer unless a proxy already did.
-  if (req.headers["x-forwarded-for"] === undefined && req.socket.remoteAddress)
-    addRequestHeader(req, "x-forwarded-for", req.socket.remoteAddress);
+  // Who the client is comes from server.mjs (lib/http/request-client), which saw the socket.
+  // The headers every response carries, as next.config.ts gives them to the rest of the server.
+  for (const { key, value } of securityHeaders) res.setHeader(key, value);
   try {
     if (await answerDirectly(req, res)) return;
   } catch (error) {

@@ -4,8 +4,8 @@ import { principals, tenantPolicies } from "@/db/schema";
 import { type Actor, actorId } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/auth/audit";
 import type { Database, Queryable } from "@/lib/db/client";
-import { readEnv } from "@/lib/env";
 import { AppError, isAppError } from "@/lib/errors";
+import { listeningAddresses, listensOnLoopbackOnly } from "@/lib/http/listening";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { getPrincipalRowOrThrow } from "@/lib/principals/principals";
 import { parseOrThrow } from "@/lib/validation";
@@ -16,9 +16,10 @@ import { HELD_ELSEWHERE } from "./messages";
  * unauthenticated gateway requests from loopback act as. Off by default. A request without a key
  * names no workspace, so at most one workspace of an installation may hold the mapping.
  *
- * "From loopback" is decided by how Switchboard listens, not by a peer address (route handlers
- * never see the socket): bound to 127.0.0.1/::1/localhost only (HOST), every request comes from
- * this machine. Listening anywhere else, the mapping is refused on save and ignored per request.
+ * "From loopback" is decided by the sockets, never by HOST or a header: the server must be bound to
+ * loopback addresses only (lib/http/listening), and each request must come from a loopback peer
+ * forwarding nothing (lib/http/request-client). Listening anywhere else, or started without
+ * server.mjs (which alone sees the sockets), the mapping is refused on save and ignored per request.
  */
 
 export const gatewaySettingsSchema = z.strictObject({
@@ -43,16 +44,23 @@ export type GatewaySettings = {
   isLoopbackHeldElsewhere: boolean;
 };
 
-const NOT_LOOPBACK_REASON =
-  "Switchboard listens on an address other machines can reach (HOST is not 127.0.0.1, ::1 or localhost), " +
+const NOT_LOOPBACK_REASON = (addresses: readonly string[]) =>
+  `Switchboard listens on ${addresses.join(", ")}, which other machines can reach, ` +
   "so a request without a key may come from anywhere: it is never mapped to a principal. " +
-  "Start Switchboard with HOST=127.0.0.1 to use the loopback mapping.";
+  "Start Switchboard with HOST=127.0.0.1 (npm run serve) to use the loopback mapping.";
+
+const SOCKETS_UNKNOWN_REASON =
+  "Switchboard was not started by its own server (npm run serve, server.mjs), the only one that sees " +
+  "which machine a request comes from, so a request without a key is never mapped to a principal. " +
+  "Start it with npm run serve and HOST=127.0.0.1 to use the loopback mapping.";
 
 /** Serialises saves across workspaces, so two admins cannot both take the mapping at once. */
 const LOOPBACK_MAPPING_LOCK_ID = 727_275;
 
 export function loopbackUnavailableReason(): string | null {
-  return readEnv().listensOnLoopbackOnly ? null : NOT_LOOPBACK_REASON;
+  if (listensOnLoopbackOnly()) return null;
+  const addresses = listeningAddresses();
+  return addresses === null ? SOCKETS_UNKNOWN_REASON : NOT_LOOPBACK_REASON(addresses);
 }
 
 export async function getGatewaySettings(

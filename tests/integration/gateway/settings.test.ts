@@ -8,8 +8,10 @@ import type { DatabaseHandle } from "@/lib/db/client";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
+import { recordListeningAddresses } from "@/lib/http/listening";
 import { createPrincipal, deletePrincipal } from "@/lib/principals/principals";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
+import { connectionHeader, headersFrom } from "../../fixtures/connection";
 import {
   createTestAgent,
   createTestApiKey,
@@ -24,7 +26,8 @@ import { initializeRequest } from "../../fixtures/mcp-messages";
  * loopback only, and honoured by the gateway only for requests that carry no key.
  */
 
-vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+const secretKey = randomBytes(32).toString("base64");
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", secretKey);
 
 const BASE = "http://127.0.0.1:3000";
 type Settings = {
@@ -56,7 +59,8 @@ async function jsonRpcResult(response: Response): Promise<{ serverInfo: { name: 
   return (JSON.parse(json) as { result: { serverInfo: { name: string } } }).result;
 }
 
-const anonymousHeaders = (extra: Record<string, string> = {}) => new Headers(extra);
+/** A request without a key that came in through server.mjs from a peer (this machine by default). */
+const anonymousHeaders = (extra: Record<string, string> = {}, peer = "127.0.0.1") => headersFrom(peer, extra);
 
 describe("gateway settings: the loopback → principal mapping (PGlite)", () => {
   let handle: ProcessDatabase;
@@ -67,7 +71,6 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
   let otherAgent: { id: string; name: string };
 
   beforeAll(async () => {
-    vi.stubEnv("HOST", "127.0.0.1");
     handle = await openProcessTestDatabase("pglite");
     adminKey = await createTestApiKey(handle, ["admin"]);
     agent = await createPrincipal(handle.db, {
@@ -83,7 +86,7 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     });
   });
   beforeEach(async () => {
-    vi.stubEnv("HOST", "127.0.0.1");
+    recordListeningAddresses(["127.0.0.1"]);
     // Every test starts with the mapping off in both workspaces.
     expect((await call("PUT", adminKey, { loopbackPrincipalId: null })).status).toBe(200);
     expect((await call("PUT", otherAdminKey, { loopbackPrincipalId: null })).status).toBe(200);
@@ -199,15 +202,17 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     expect((await settingsOf(await call("GET", adminKey))).isLoopbackHeldElsewhere).toBe(true);
   });
 
-  it("is refused on save and ignored per request when Switchboard listens beyond loopback", async () => {
+  it("is refused on save and ignored per request when Switchboard's socket listens beyond loopback", async () => {
     expect((await call("PUT", adminKey, { loopbackPrincipalId: agent.id })).status).toBe(200);
-    vi.stubEnv("HOST", "0.0.0.0");
+    // HOST says nothing any more: `next start -H 0.0.0.0` kept HOST at 127.0.0.1.
+    vi.stubEnv("HOST", "127.0.0.1");
+    recordListeningAddresses(["0.0.0.0"]);
 
     const refused = await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
     expect(refused.status).toBe(403);
     const error = await errorOf(refused);
     expect(error.code).toBe("policy_denied");
-    expect(error.message).toMatch(/HOST is not 127\.0\.0\.1, ::1 or localhost/);
+    expect(error.message).toMatch(/listens on 0\.0\.0\.0, which other machines can reach/);
     expect(error.fieldErrors?.loopbackPrincipalId?.[0]).toBe(error.message);
 
     const settings = await settingsOf(await call("GET", adminKey));
@@ -215,8 +220,17 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     expect(settings.loopbackUnavailableReason).toMatch(/Start Switchboard with HOST=127\.0\.0\.1/);
     await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toMatchObject({ status: 401 });
 
+    // Started without server.mjs (next start, next dev), nobody can tell where a request came from.
+    recordListeningAddresses(null);
+    expect((await settingsOf(await call("GET", adminKey))).loopbackUnavailableReason).toMatch(
+      /not started by its own server \(npm run serve, server\.mjs\)/,
+    );
+    await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toMatchObject({ status: 401 });
+
     // Turning it off stays possible.
     expect((await call("PUT", adminKey, { loopbackPrincipalId: null })).status).toBe(200);
+    vi.unstubAllEnvs();
+    vi.stubEnv("SWITCHBOARD_SECRET_KEY", secretKey);
   });
 
   it("turns off when its principal is deleted, and the workspace no longer blocks others", async () => {
@@ -262,11 +276,11 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
         (await authenticateGateway(handle.db, anonymousHeaders({ cookie: "better-auth.session_token=x" })))
           .principalName,
       ).toBe("local-agent");
-      // next start names the socket's peer in X-Forwarded-For: a loopback peer keeps the mapping.
-      for (const peer of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
-        expect(
-          (await authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": peer }))).principalName,
-        ).toBe("local-agent");
+      // Any loopback peer is this machine, however its socket spells the address.
+      for (const peer of ["127.0.0.1", "::1", "::ffff:127.0.0.1", "127.0.0.2"]) {
+        expect((await authenticateGateway(handle.db, anonymousHeaders({}, peer))).principalName).toBe(
+          "local-agent",
+        );
       }
       expect(
         (await authenticateGateway(handle.db, new Headers({ authorization: `Bearer ${agentKey}` })))
@@ -282,12 +296,54 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
       });
     });
 
-    it("ignores the mapping for a request forwarded for another machine (a reverse proxy on this one)", async () => {
+    it("ignores the mapping for a peer elsewhere, a forwarded request, or one that bypassed server.mjs", async () => {
       await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
-      for (const forwarded of ["203.0.113.7", "127.0.0.1, 10.0.0.8", "unknown"]) {
+      // A reverse proxy on this machine (not a trusted proxy): whatever it names, even loopback.
+      const forwardings: Array<Record<string, string>> = [
+        { "x-forwarded-for": "127.0.0.1" },
+        { "x-forwarded-for": "203.0.113.7" },
+        { forwarded: "for=127.0.0.1" },
+        { "x-forwarded-host": "localhost:3000" },
+      ];
+      for (const forwarded of forwardings) {
+        await expect(authenticateGateway(handle.db, anonymousHeaders(forwarded))).rejects.toMatchObject({
+          status: 401,
+        });
+      }
+      // Another machine, however it dresses up.
+      for (const peer of ["192.0.2.2", "::ffff:10.0.0.8", "fd00::2"]) {
         await expect(
-          authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": forwarded })),
+          authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": "127.0.0.1" }, peer)),
         ).rejects.toMatchObject({ status: 401 });
+      }
+      // No header from server.mjs, or one a client wrote: a client cannot name its own peer.
+      await expect(
+        authenticateGateway(handle.db, new Headers({ "x-forwarded-for": "127.0.0.1" })),
+      ).rejects.toMatchObject({ status: 401 });
+      await expect(
+        authenticateGateway(handle.db, new Headers({ "x-switchboard-connection": "127.0.0.1" })),
+      ).rejects.toMatchObject({ status: 401 });
+    });
+
+    it("believes a proxy listed in SWITCHBOARD_TRUSTED_PROXIES about the client it names", async () => {
+      await call("PUT", adminKey, { loopbackPrincipalId: agent.id });
+      vi.stubEnv("SWITCHBOARD_TRUSTED_PROXIES", "127.0.0.1, 10.0.0.0/8");
+      try {
+        // The proxy on this machine relays a local client…
+        const local = anonymousHeaders({ "x-forwarded-for": "127.0.0.1" });
+        expect((await authenticateGateway(handle.db, local)).principalName).toBe("local-agent");
+        // …or someone far away, whatever that someone put in front (the proxy appends the real peer).
+        for (const chain of ["203.0.113.7", "127.0.0.1, 203.0.113.7", "127.0.0.1, 203.0.113.7, 10.1.2.3"]) {
+          await expect(
+            authenticateGateway(handle.db, anonymousHeaders({ "x-forwarded-for": chain })),
+          ).rejects.toMatchObject({ status: 401 });
+        }
+        // A trusted proxy that names nobody relays for someone unknown.
+        await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toMatchObject({
+          status: 401,
+        });
+      } finally {
+        vi.stubEnv("SWITCHBOARD_TRUSTED_PROXIES", "");
       }
     });
 
@@ -296,7 +352,11 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
         handleGatewayRequest(
           new Request(`${BASE}/mcp`, {
             method: "POST",
-            headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+            headers: {
+              "content-type": "application/json",
+              accept: "application/json, text/event-stream",
+              ...connectionHeader("127.0.0.1"),
+            },
             body: JSON.stringify(initializeRequest("no-headers")),
           }),
           { scope: "all" },
@@ -317,7 +377,6 @@ describe("gateway settings on PostgreSQL: concurrent saves from two workspaces",
   });
 
   it("lets exactly one of two simultaneous saves take the mapping", async () => {
-    vi.stubEnv("HOST", "127.0.0.1");
     handle = await openTestDatabase("postgres");
     const tenantIds = await Promise.all(
       ["race-a", "race-b"].map(async (slug) => {
