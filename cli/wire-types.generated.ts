@@ -1883,7 +1883,7 @@ export interface components {
     ApprovalPolicy: {
       /** @description Effects whose calls wait for an approver (per-tool rules can override). */
       requireApprovalFor: ("read" | "write" | "external-write" | "destructive")[];
-      /** @description An operator cannot approve a call they requested. */
+      /** @description Nobody approves a call they requested (a key counts as its creator; a principal's call as its keys' creators). On in new workspaces. */
       forbidSelfApproval: boolean;
       /** @description A pending approval expires after this long. */
       expirySeconds: number;
@@ -4662,7 +4662,7 @@ export interface operations {
            *     ]
            */
           requireApprovalFor?: ("read" | "write" | "external-write" | "destructive")[];
-          /** @default false */
+          /** @default true */
           forbidSelfApproval?: boolean;
           /** @default 600 */
           expirySeconds?: number;

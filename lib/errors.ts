@@ -31,12 +31,19 @@ export class AppError extends Error {
   readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors | undefined;
+  /** For `rate_limited`: when trying again can succeed. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(code: ErrorCode, message: string, options?: { fieldErrors?: FieldErrors; cause?: unknown }) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options?: { fieldErrors?: FieldErrors; cause?: unknown; retryAfterSeconds?: number },
+  ) {
     super(message, { cause: options?.cause });
     this.name = "AppError";
     this.code = code;
     this.fieldErrors = options?.fieldErrors;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 
   get status(): number {
@@ -57,7 +64,12 @@ export function isAppError(error: unknown): error is AppError {
 
 export const notFound = (what: string) => new AppError("not_found", `${what} was not found.`);
 
-export type ErrorBody = { code: ErrorCode; message: string; fieldErrors?: FieldErrors };
+export type ErrorBody = {
+  code: ErrorCode;
+  message: string;
+  fieldErrors?: FieldErrors;
+  retryAfterSeconds?: number;
+};
 
 /** Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL). */
 export function toAppError(error: unknown): AppError {
@@ -71,5 +83,6 @@ export function toErrorBody(error: AppError): ErrorBody {
     code: error.code,
     message: error.message,
     ...(error.fieldErrors ? { fieldErrors: error.fieldErrors } : {}),
+    ...(error.retryAfterSeconds !== undefined ? { retryAfterSeconds: error.retryAfterSeconds } : {}),
   };
 }

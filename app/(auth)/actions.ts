@@ -1,8 +1,8 @@
 "use server";
 
 import { type ActionResult, runPublicAction } from "@/lib/actions/action-result";
-import { createAccount, requireSessionUserId } from "@/lib/auth/accounts";
-import { acceptInvitation } from "@/lib/auth/invitations";
+import { requireSessionUserId } from "@/lib/auth/accounts";
+import { acceptInvitation, joinWithNewAccount } from "@/lib/auth/join-workspace";
 import { completeSetup } from "@/lib/auth/setup";
 import { signIn } from "@/lib/auth/sign-in";
 
@@ -22,14 +22,18 @@ export async function completeSetupAction(input: unknown): Promise<ActionResult<
   });
 }
 
-/** Joins as the signed-in operator, or creates the account first when `account` is given. */
+/**
+ * Joins as the signed-in operator, or — when `account` is given — creates the account in the same
+ * transaction that uses the invitation (no account without a valid link).
+ */
 export async function acceptInvitationAction(token: unknown, account?: unknown): Promise<ActionResult<null>> {
   return runPublicAction(async ({ db, headers }) => {
-    const userId =
-      account === undefined
-        ? await requireSessionUserId(db, headers)
-        : (await createAccount(db, { input: account, headers })).userId;
-    await acceptInvitation(db, { token: String(token), userId });
+    const link = String(token);
+    if (account === undefined) {
+      await acceptInvitation(db, { token: link, userId: await requireSessionUserId(db, headers) });
+    } else {
+      await joinWithNewAccount(db, { token: link, input: account, headers });
+    }
     return null;
   });
 }

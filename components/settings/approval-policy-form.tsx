@@ -91,8 +91,8 @@ export function ApprovalPolicyForm({ policy, canManage }: { policy: ApprovalPoli
           <span>
             No self-approval
             <span className="block text-xs text-slate-500">
-              An operator cannot approve a call they requested themselves (from the playground or the CLI);
-              they can still deny it.
+              Nobody approves a call they requested — in the dashboard or with an API key they created — nor a
+              call of a principal whose key they created; they can still deny it. On in new workspaces.
             </span>
           </span>
         </label>

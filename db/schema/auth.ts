@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, tenantId } from "./columns";
 
 /*
@@ -98,8 +98,8 @@ export const invitations = pgTable("invitations", {
 
 /**
  * Security audit trail: sign-ins (also failed ones), role changes, keys. tenant_id is null only for
- * events that belong to no workspace (a failed sign-in for an unknown email); it also feeds the
- * sign-in rate limit, so the limit holds across every process that shares the database.
+ * events that belong to no workspace (a failed sign-in for an unknown email). The sign-in limits
+ * count in sign_in_limits (below), reserved before a password is checked.
  */
 export const auditEvents = pgTable(
   "audit_events",
@@ -119,3 +119,13 @@ export const auditEvents = pgTable(
     index("audit_events_action_subject_idx").on(t.action, t.subject, t.createdAt),
   ],
 );
+
+/**
+ * Sign-in allowances (lib/auth/sign-in-limits.ts): one counter per account (`account:<email>`) and
+ * one per client address (`address:<ip>`), each attempt reserved here before its password is checked.
+ */
+export const signInLimits = pgTable("sign_in_limits", {
+  key: text("key").primaryKey(),
+  attempts: integer("attempts").notNull(),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
+});

@@ -24,3 +24,13 @@ export const instancePolicies = pgTable("instance_policies", {
   updatedBy: text("updated_by"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One row (id "instance") once first-run setup is done, inserted by setup alone (lib/auth/setup.ts):
+ * of two setups at once only one can insert it, and accounts made any other way never count as set up.
+ */
+export const instanceSetup = pgTable("instance_setup", {
+  id: text("id").primaryKey(),
+  completedBy: text("completed_by").references(() => users.id, { onDelete: "set null" }),
+  completedAt: timestamp("completed_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
 import { expireDueApprovals } from "./close-pending";
+import { type Decider, peopleBehindCall, personBehindDecider } from "./people-behind";
 
 /**
  * An approval is decided exactly once: one conditional update from "pending" (and not yet
@@ -17,7 +18,7 @@ import { expireDueApprovals } from "./close-pending";
  * then runs on this process unless the waiting caller's process claims it first.
  */
 
-export type Decider = { kind: "operator" | "api_key"; id: string };
+export type { Decider } from "./people-behind";
 
 export const decideInputSchema = z.strictObject({
   reason: z.string().trim().max(2000, { error: "Keep the reason under 2000 characters." }).optional(),
@@ -102,25 +103,30 @@ async function findApprovalOrThrow(
   return view;
 }
 
-/** "An operator cannot approve a call they requested", when the workspace says so. Denying stays possible. */
+/**
+ * "Nobody approves their own call", when the workspace says so: the person behind the decision
+ * (the operator, or the creator of the key used) must not be a person behind the call
+ * (lib/approvals/people-behind.ts). Denying stays possible.
+ */
 async function assertMayDecide(
   db: Database,
   params: { tenantId: string; decision: "approve" | "deny"; decider: Decider; view: CallView },
 ): Promise<void> {
   if (params.decision !== "approve") return;
-  const { call } = params.view;
-  const isOwnCall =
-    params.decider.kind === "operator" &&
-    call.requesterKind === "operator" &&
-    call.requesterId === params.decider.id;
-  if (!isOwnCall) return;
+  const decider = await personBehindDecider(db, params);
+  if (decider === null) return;
+  if (!(await peopleBehindCall(db, params)).includes(decider)) return;
   const policy = await getApprovalPolicy(db, params);
-  if (policy.forbidSelfApproval) {
-    throw new AppError(
-      "forbidden",
-      "This workspace does not let operators approve their own calls; ask another approver.",
-    );
-  }
+  if (!policy.forbidSelfApproval) return;
+  const how =
+    params.view.call.requesterKind === "operator"
+      ? "you requested it"
+      : "it came from a principal whose API key you created";
+  const through = params.decider.kind === "api_key" ? " (an API key you created counts as you)" : "";
+  throw new AppError(
+    "forbidden",
+    `No self-approval: this workspace does not let people approve their own calls, and ${how}${through}. Ask another approver; an admin can change this rule in Settings → Approvals.`,
+  );
 }
 
 /** Nothing was updated: say why, after expiring the approval if that is what happened. */

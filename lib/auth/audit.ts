@@ -1,6 +1,5 @@
-import { and, count, eq, gt } from "drizzle-orm";
 import { auditEvents } from "@/db/schema";
-import type { Database, Queryable } from "@/lib/db/client";
+import type { Queryable } from "@/lib/db/client";
 
 export type AuditAction =
   | "auth.signed_in"
@@ -42,21 +41,4 @@ export const userIdOf = (by: AuditActor): string | null => (by?.kind === "operat
 /** Never pass secrets, passwords or keys here: the audit log is read by people. */
 export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {
   await db.insert(auditEvents).values(entry);
-}
-
-export async function countRecentAudit(
-  db: Database,
-  params: { action: AuditAction; subject: string; since: Date },
-): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(auditEvents)
-    .where(
-      and(
-        eq(auditEvents.action, params.action),
-        eq(auditEvents.subject, params.subject),
-        gt(auditEvents.createdAt, params.since),
-      ),
-    );
-  return row?.n ?? 0;
 }

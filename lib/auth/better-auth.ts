@@ -9,9 +9,11 @@ import { loadSecretKey } from "@/lib/secrets/encryption";
 
 /**
  * better-auth owns passwords (scrypt), sessions (database rows behind a signed, http-only,
- * SameSite=Lax cookie) and sign-up/sign-in. Its own HTTP handler is deliberately not mounted:
+ * SameSite=Lax cookie) and sign-in. Its own HTTP handler is deliberately not mounted:
  * Switchboard calls `auth.api.*` from its server actions, so every entry point stays ours
- * (authorization, audit, rate limit) and there is no second, unaudited sign-in route.
+ * (authorization, audit, rate limit) and there is no second, unaudited sign-in route. Its sign-up
+ * is closed, in the API too: an account is made only with a valid invitation or by first-run
+ * setup, inside their transactions (lib/auth/accounts.ts).
  */
 function createAuth(db: Database) {
   const env = readEnv();
@@ -24,7 +26,7 @@ function createAuth(db: Database) {
       provider: "pg",
       schema: { user: users, session: sessions, account: accounts, verification: verifications },
     }),
-    emailAndPassword: { enabled: true, minPasswordLength: 10, maxPasswordLength: 256, autoSignIn: true },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 10, maxPasswordLength: 256 },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     advanced: {
       cookiePrefix: "switchboard",
@@ -34,7 +36,7 @@ function createAuth(db: Database) {
       // address instead (lib/http/request-client).
       ipAddress: { disableIpTracking: true },
     },
-    // Sign-in attempts are limited by lib/auth/sign-in.ts from the audit log (shared by replicas).
+    // Sign-in attempts are limited by lib/auth/sign-in-limits.ts, in the database (shared by replicas).
     rateLimit: { enabled: false },
     telemetry: { enabled: false },
     plugins: [nextCookies()],

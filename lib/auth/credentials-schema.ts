@@ -21,3 +21,4 @@ export const newAccountSchema = z.strictObject({
   email: emailSchema,
   password: newPasswordSchema,
 });
+export type NewAccount = z.infer<typeof newAccountSchema>;

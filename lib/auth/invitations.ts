@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { invitations, memberships, type Role, roles, tenants, users } from "@/db/schema";
+import { invitations, type Role, roles, tenants, users } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
@@ -15,7 +14,9 @@ export const createInvitationSchema = z.strictObject({
   role: z.enum(roles, { error: "Pick a role: admin, approver or viewer." }),
 });
 
-const hash = (token: string) => createHash("sha256").update(token).digest("hex");
+/** Only this hash of a link's token is stored. */
+export const hashInvitationToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hash = hashInvitationToken;
 
 /** An invitation link, shown once (no email is sent: the admin passes the link on). */
 export async function createInvitation(
@@ -124,43 +125,4 @@ export async function getInvitation(db: Database, params: { token: string }): Pr
   const { invitation } = row;
   const isUsable = !invitation.acceptedAt && !invitation.revokedAt && invitation.expiresAt > new Date();
   return { workspaceName: row.workspaceName, role: invitation.role, isUsable };
-}
-
-/** Uses the invitation exactly once (a conditional update), then adds the membership. */
-export async function acceptInvitation(
-  db: Database,
-  params: { token: string; userId: string },
-): Promise<{ tenantId: string }> {
-  return db.transaction(async (tx) => {
-    const [invitation] = await tx
-      .update(invitations)
-      .set({ acceptedAt: new Date(), acceptedBy: params.userId })
-      .where(
-        and(
-          eq(invitations.tokenHash, hash(params.token)),
-          isNull(invitations.acceptedAt),
-          isNull(invitations.revokedAt),
-          gt(invitations.expiresAt, new Date()),
-        ),
-      )
-      .returning();
-    if (!invitation) throw new AppError("conflict", "This invitation has expired or was already used.");
-    try {
-      await tx
-        .insert(memberships)
-        .values({ tenantId: invitation.tenantId, userId: params.userId, role: invitation.role });
-    } catch (error) {
-      if (isUniqueViolation(error))
-        throw new AppError("conflict", "You are already a member of this workspace.");
-      throw error;
-    }
-    await recordAudit(tx, {
-      tenantId: invitation.tenantId,
-      action: "member.joined",
-      actorKind: "operator",
-      actorId: params.userId,
-      detail: `as ${invitation.role}`,
-    });
-    return { tenantId: invitation.tenantId };
-  });
 }

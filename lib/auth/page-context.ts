@@ -6,7 +6,7 @@ import { isAppError } from "@/lib/errors";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { type Actor, resolveOperator } from "./actor";
 import { roleCan } from "./permissions";
-import { needsSetup } from "./setup";
+import { setupComesFirst } from "./setup";
 
 export type PageContext = {
   db: Database;
@@ -33,7 +33,7 @@ export const getPageContext = cache(async (): Promise<PageContext> => {
     };
   } catch (error) {
     if (isAppError(error) && error.code === "unauthenticated") {
-      redirect((await needsSetup(db)) ? "/setup" : "/sign-in");
+      redirect((await setupComesFirst(db)) ? "/setup" : "/sign-in");
     }
     if (isAppError(error) && error.code === "forbidden") redirect("/sign-in?reason=no-workspace");
     throw error;

@@ -15,7 +15,9 @@ export const approvalPolicySchema = z.strictObject({
     .array(z.enum(effectClasses, { error: "Effects are read, write, external-write and destructive." }))
     .default(["external-write", "destructive"])
     .transform((effects) => effectClasses.filter((effect) => effects.includes(effect))),
-  forbidSelfApproval: z.boolean().default(false),
+  // On unless a workspace turns it off; workspaces older than this default keep theirs off
+  // (migration 0006 wrote their setting down).
+  forbidSelfApproval: z.boolean().default(true),
   expirySeconds: z
     .number()
     .int()

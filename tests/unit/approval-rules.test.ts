@@ -6,10 +6,10 @@ import type { EffectClass } from "@/lib/policy/effects";
 const defaults = defaultApprovalPolicy();
 
 describe("approval rules", () => {
-  it("defaults: external-write and destructive need approval, 10 minutes, self-approval allowed", () => {
+  it("defaults: external-write and destructive need approval, 10 minutes, no self-approval", () => {
     expect(defaults).toEqual({
       requireApprovalFor: ["external-write", "destructive"],
-      forbidSelfApproval: false,
+      forbidSelfApproval: true,
       expirySeconds: 600,
     });
   });

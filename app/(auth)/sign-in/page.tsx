@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { CredentialsForm } from "@/components/auth/credentials-form";
 import { Alert } from "@/components/ui/alert";
-import { needsSetup } from "@/lib/auth/setup";
+import { setupComesFirst } from "@/lib/auth/setup";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { signInAction } from "../actions";
 
@@ -13,7 +13,7 @@ type Props = { searchParams: Promise<{ reason?: string; next?: string }> };
 
 export default async function SignInPage({ searchParams }: Props) {
   const { db } = await getDatabase();
-  if (await needsSetup(db)) redirect("/setup");
+  if (await setupComesFirst(db)) redirect("/setup");
   const { reason, next } = await searchParams;
   // Only same-site paths: a `next` pointing elsewhere would make this page an open redirect.
   const redirectTo = next?.startsWith("/") && !next.startsWith("//") ? next : "/";

@@ -34,9 +34,10 @@ export const approvalPolicyOutputSchema = describes<ApprovalPolicy>()(
       requireApprovalFor: z
         .array(z.enum(effectClasses))
         .meta({ description: "Effects whose calls wait for an approver (per-tool rules can override)." }),
-      forbidSelfApproval: z
-        .boolean()
-        .meta({ description: "An operator cannot approve a call they requested." }),
+      forbidSelfApproval: z.boolean().meta({
+        description:
+          "Nobody approves a call they requested (a key counts as its creator; a principal's call as its keys' creators). On in new workspaces.",
+      }),
       expirySeconds: z.number().meta({ description: "A pending approval expires after this long." }),
     })
     .meta({ id: "ApprovalPolicy" }),
