@@ -14,6 +14,11 @@ export const e2eBootstrapKey = "sb_e2e-bootstrap-key-0123456789abcdef";
 const securityPort = Number(process.env.SECURITY_PORT ?? port + 1);
 export const securityDataDir = ".data/security";
 export const securityServerLog = ".data/security-server.log";
+/**
+ * The DNS server that security server asks for downstream servers' hosts (SWITCHBOARD_DNS_SERVERS):
+ * tests/security/dns-rebinding.spec.ts runs it, to change what a name resolves to mid-test.
+ */
+export const securityDnsPort = Number(process.env.SECURITY_DNS_PORT ?? securityPort + 2000);
 /** The headless-bootstrap key of that server: an instance owner's key. */
 export const securityOwnerKey = "sb_security-owner-key-0123456789abcdef";
 
@@ -87,6 +92,7 @@ export default defineConfig({
         PORT: String(securityPort),
         SWITCHBOARD_DATA_DIR: securityDataDir,
         SWITCHBOARD_BOOTSTRAP_API_KEY: securityOwnerKey,
+        SWITCHBOARD_DNS_SERVERS: `127.0.0.1:${securityDnsPort}`,
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

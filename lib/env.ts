@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -35,6 +36,23 @@ const envSchema = z.object({
     ),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
+  SWITCHBOARD_DNS_SERVERS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      (v ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.string().refine(isDnsServer, {
+          error:
+            "SWITCHBOARD_DNS_SERVERS lists IP addresses, each with an optional port: 10.0.0.2,10.0.0.3:5353,[fd00::53]:53",
+        }),
+      ),
+    ),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
@@ -58,6 +76,8 @@ export type Env = {
   allowedHosts: string[];
   /** True when the server only listens on a loopback address (a local, single-machine install). */
   listensOnLoopbackOnly: boolean;
+  /** DNS servers (`ip` or `ip:port`) for downstream servers' hosts; empty: the system's resolver. */
+  dnsServers: string[];
   /** The MCP gateway at /mcp; false answers 404 there. */
   mcpEnabled: boolean;
   /** How long a gateway tools/call waits for an approval before answering with the call id. */
@@ -110,10 +130,17 @@ function parseEnv(source: Record<string, string | undefined>): Env {
     publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),
     allowedHosts: allowedHosts(env),
     listensOnLoopbackOnly: loopbackHosts.has(env.HOST),
+    dnsServers: env.SWITCHBOARD_DNS_SERVERS,
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
     mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",
   };
+}
+
+function isDnsServer(entry: string): boolean {
+  if (isIP(entry)) return true;
+  const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry) ?? /^([^:]+):(\d{1,5})$/.exec(entry);
+  return m !== null && isIP(m[1] ?? "") !== 0 && Number(m[2]) >= 1 && Number(m[2]) <= 65_535;
 }
 
 const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);

@@ -1,5 +1,6 @@
 import type { Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { type ResolveHost, systemResolver } from "@/lib/policy/dns-resolver";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import {
@@ -51,7 +52,10 @@ export async function assertServerAllowed(
  * registration (never one found through the server's own PATH), the launch an owner saved counted
  * as theirs, and every address the host resolves to now.
  */
-export async function checkConnectionPolicy(db: Queryable, config: ConnectionConfig): Promise<ServerPermit> {
+export async function checkConnectionPolicy(
+  db: Queryable,
+  config: ConnectionConfig,
+): Promise<ServerPermit & { resolveHost?: ResolveHost }> {
   const policies = await loadServerPolicies(db, { tenantId: config.tenantId });
   const decision = await checkServerPolicy(
     policies,
@@ -59,5 +63,6 @@ export async function checkConnectionPolicy(db: Queryable, config: ConnectionCon
     { ownerLaunch: config.launchApprovedBy !== null },
   );
   if (decision.kind === "deny") throw policyRefusalError(decision);
-  return decision;
+  if (config.transport === "stdio") return decision;
+  return { ...decision, resolveHost: systemResolver };
 }
