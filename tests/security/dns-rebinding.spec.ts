@@ -1,6 +1,7 @@
 import type { APIRequestContext } from "@playwright/test";
 import type { EgressPolicy } from "@/lib/policy/egress-schema";
 import { securityDnsPort } from "../../playwright.config";
+import { createAgent } from "../e2e/agents";
 import { expect, test } from "./fixtures";
 import { startDnsServer, type TestDnsServer } from "./fixtures/dns-server";
 import { startRebindListeners } from "./fixtures/rebind-servers";
@@ -45,8 +46,8 @@ async function allowOnly127002(owner: APIRequestContext): Promise<() => Promise<
 
 type Call = { id: string; status: string; error: { code: string; message: string } | null; result: unknown };
 
-async function callWhoami(owner: APIRequestContext, tool: string): Promise<Call> {
-  const response = await owner.post("/api/v1/calls", { data: { tool, arguments: {} } });
+async function callWhoami(agent: APIRequestContext, tool: string): Promise<Call> {
+  const response = await agent.post("/api/v1/calls", { data: { tool, arguments: {} } });
   expect(response.status(), await response.text()).toBe(200);
   return ((await response.json()) as { call: Call }).call;
 }
@@ -54,12 +55,15 @@ async function callWhoami(owner: APIRequestContext, tool: string): Promise<Call>
 for (const transport of ["streamable-http", "sse"] as const) {
   test(`${transport}: a name that re-resolves to 127.0.0.1 after the check never gets the bearer token there`, async ({
     owner,
+    playwright,
+    baseURL,
   }) => {
     const name = `rebind-${transport === "sse" ? "sse" : "http"}`;
     const tool = `${name}__whoami`;
     const listeners = await startRebindListeners();
     const restorePolicy = await allowOnly127002(owner);
     dns.answer("rebind.test", "127.0.0.2");
+    let agent: APIRequestContext | undefined;
     try {
       const stored = await owner.put(`/api/v1/secrets/${name}-token`, { data: { value: secret } });
       expect(stored.status(), await stored.text()).toBeLessThan(300);
@@ -87,9 +91,14 @@ for (const transport of ["streamable-http", "sse"] as const) {
       const whoami = tools.find((t) => t.gatewayName === tool);
       expect(whoami, "the tool was discovered").toBeDefined();
       await owner.patch(`/api/v1/tools/${whoami?.id}`, { data: { effect: "read" } });
+      ({ agent } = await createAgent(owner, playwright, {
+        baseURL,
+        name: `${name}-agent-${Date.now()}`,
+        patterns: [tool],
+      }));
 
       // While the name resolves to the allowed address, calls work and reach that server.
-      const first = await callWhoami(owner, tool);
+      const first = await callWhoami(agent, tool);
       expect(first.status, JSON.stringify(first)).toBe("succeeded");
       expect(JSON.stringify(first.result)).toContain("answered by the allowed server");
       expect(listeners.allowed.seen.some((r) => r.authorization === `Bearer ${secret}`)).toBe(true);
@@ -97,7 +106,7 @@ for (const transport of ["streamable-http", "sse"] as const) {
       // The attacker's DNS now answers 127.0.0.1.
       dns.answer("rebind.test", "127.0.0.1");
       const queriesBefore = dns.queries("rebind.test");
-      const second = await callWhoami(owner, tool);
+      const second = await callWhoami(agent, tool);
 
       // The loopback service never hears from Switchboard: no token, no request at all.
       expect(listeners.loopback.seen).toEqual([]);
@@ -123,6 +132,7 @@ for (const transport of ["streamable-http", "sse"] as const) {
       const history = (await (await owner.get(`/api/v1/calls/${second.id}`)).json()) as { call: Call };
       expect(history.call.status).toBe("failed");
     } finally {
+      await agent?.dispose();
       await owner.delete(`/api/v1/servers/${name}`);
       await owner.delete(`/api/v1/secrets/${name}-token`);
       await restorePolicy();
