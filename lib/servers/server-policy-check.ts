@@ -1,11 +1,12 @@
 import type { Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { type ResolveHost, systemResolver } from "@/lib/policy/dns-resolver";
+import type { ResolveHost } from "@/lib/policy/dns-resolver";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import {
   checkServerPolicy,
   type PolicyRefusal,
+  resolverWithinPolicy,
   type ServerPermit,
   type ServerPolicies,
   type ServerTarget,
@@ -64,5 +65,6 @@ export async function checkConnectionPolicy(
   );
   if (decision.kind === "deny") throw policyRefusalError(decision);
   if (config.transport === "stdio") return decision;
-  return { ...decision, resolveHost: systemResolver };
+  // Every socket of the connection resolves again and is judged by the same policies (DNS rebinding).
+  return { ...decision, resolveHost: resolverWithinPolicy(policies) };
 }
