@@ -148,7 +148,8 @@ function networkErrorCode(error: unknown): string | undefined {
   return undefined;
 }
 
-function findRefusal(error: unknown): Error | undefined {
+/** A refusal of ours (egress on a DNS answer, a redirect elsewhere) somewhere in an error's causes. */
+export function findRefusal(error: unknown): Error | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current; depth++) {
     const e = current as { code?: unknown; cause?: unknown; errors?: unknown[] };
