@@ -14,6 +14,11 @@ export const e2eBootstrapKey = "sb_e2e-bootstrap-key-0123456789abcdef";
 const securityPort = Number(process.env.SECURITY_PORT ?? port + 1);
 export const securityDataDir = ".data/security";
 export const securityServerLog = ".data/security-server.log";
+/**
+ * The DNS server that security server asks for downstream servers' hosts (SWITCHBOARD_DNS_SERVERS):
+ * tests/security/dns-rebinding.spec.ts runs it, to change what a name resolves to mid-test.
+ */
+export const securityDnsPort = Number(process.env.SECURITY_DNS_PORT ?? securityPort + 2000);
 /** The headless-bootstrap key of that server: an instance owner's key. */
 export const securityOwnerKey = "sb_security-owner-key-0123456789abcdef";
 /** Small gateway session caps, so tests/security/session-caps shows them with tens of sessions. */
@@ -92,6 +97,7 @@ export default defineConfig({
         SWITCHBOARD_MCP_MAX_SESSIONS: String(securitySessionCaps.perProcess),
         SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: String(securitySessionCaps.perWorkspace),
         SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: String(securitySessionCaps.perPrincipal),
+        SWITCHBOARD_DNS_SERVERS: `127.0.0.1:${securityDnsPort}`,
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

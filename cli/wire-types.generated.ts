@@ -1286,6 +1286,8 @@ export interface components {
         allowLoopback?: boolean;
         /** @default false */
         allowPrivate?: boolean;
+        /** @default [] */
+        allowAddresses?: string[];
       };
     };
     /** @description What any workspace's servers may ever do on this machine; workspace policies narrow it. */
@@ -1335,6 +1337,8 @@ export interface components {
         allowLoopback?: boolean;
         /** @default false */
         allowPrivate?: boolean;
+        /** @default [] */
+        allowAddresses?: string[];
         /** @default [] */
         denyHosts?: string[];
       };
@@ -1894,6 +1898,7 @@ export interface components {
         allowedSchemes: ("https" | "http")[];
         allowLoopback: boolean;
         allowPrivate: boolean;
+        allowAddresses: string[];
         allowHosts: string[];
         denyHosts: string[];
       };
@@ -2291,6 +2296,8 @@ export interface components {
         allowLoopback: boolean;
         /** @default false */
         allowPrivate: boolean;
+        /** @default [] */
+        allowAddresses: string[];
       };
     };
     /** @description What any workspace's servers may ever do on this machine; workspace policies narrow it. */
@@ -2337,6 +2344,8 @@ export interface components {
         allowLoopback: boolean;
         /** @default false */
         allowPrivate: boolean;
+        /** @default [] */
+        allowAddresses: string[];
         /** @default [] */
         denyHosts: string[];
       };

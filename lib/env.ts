@@ -1,7 +1,18 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
+
+const commaSeparated = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? "")
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  );
 
 /** Switchboard's own configuration, read once from the process environment. */
 const envSchema = z.object({
@@ -37,23 +48,22 @@ const envSchema = z.object({
     ),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
-  SWITCHBOARD_TRUSTED_PROXIES: z
-    .string()
-    .optional()
-    .transform((v) =>
-      (v ?? "")
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z.array(
-        z.string().refine((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry), {
-          error: (issue) =>
-            `SWITCHBOARD_TRUSTED_PROXIES: "${String(issue.input)}" is neither an IP address nor a CIDR range (e.g. 127.0.0.1, 10.0.0.0/8)`,
-        }),
-      ),
+  SWITCHBOARD_TRUSTED_PROXIES: commaSeparated.pipe(
+    z.array(
+      z.string().refine((entry) => ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry), {
+        error: (issue) =>
+          `SWITCHBOARD_TRUSTED_PROXIES: "${String(issue.input)}" is neither an IP address nor a CIDR range (e.g. 127.0.0.1, 10.0.0.0/8)`,
+      }),
     ),
+  ),
+  SWITCHBOARD_DNS_SERVERS: commaSeparated.pipe(
+    z.array(
+      z.string().refine(isDnsServer, {
+        error:
+          "SWITCHBOARD_DNS_SERVERS lists IP addresses, each with an optional port: 10.0.0.2,10.0.0.3:5353,[fd00::53]:53",
+      }),
+    ),
+  ),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
@@ -85,6 +95,8 @@ export type Env = {
    * install). Not configuration but a fact of the running server (lib/http/listening), read live.
    */
   readonly listensOnLoopbackOnly: boolean;
+  /** DNS servers (`ip` or `ip:port`) for downstream servers' hosts; empty: the system's resolver. */
+  dnsServers: string[];
   /** The MCP gateway at /mcp; false answers 404 there. */
   mcpEnabled: boolean;
   /** How long a gateway tools/call waits for an approval before answering with the call id. */
@@ -143,6 +155,7 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
     publicUrl: (env.SWITCHBOARD_PUBLIC_URL ?? `http://${urlHost(env.HOST)}:${env.PORT}`).replace(/\/$/, ""),
     allowedHosts: allowedHosts(env),
     trustedProxies: Object.freeze(env.SWITCHBOARD_TRUSTED_PROXIES),
+    dnsServers: env.SWITCHBOARD_DNS_SERVERS,
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
     mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",
@@ -152,6 +165,12 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       perPrincipal: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL,
     },
   };
+}
+
+function isDnsServer(entry: string): boolean {
+  if (isIP(entry)) return true;
+  const m = /^\[([^\]]+)\]:(\d{1,5})$/.exec(entry) ?? /^([^:]+):(\d{1,5})$/.exec(entry);
+  return m !== null && isIP(m[1] ?? "") !== 0 && Number(m[2]) >= 1 && Number(m[2]) <= 65_535;
 }
 
 const urlHost = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host);

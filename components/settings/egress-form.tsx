@@ -14,7 +14,12 @@ const lines = (text: string) =>
     .filter(Boolean);
 
 /** The fields that show their own errors, by their path in the policy. */
-const FIELD_PATHS = ["stdio.allowedCommands", "http.allowHosts", "http.denyHosts"] as const;
+const FIELD_PATHS = [
+  "stdio.allowedCommands",
+  "http.allowHosts",
+  "http.denyHosts",
+  "http.allowAddresses",
+] as const;
 type FieldPath = (typeof FIELD_PATHS)[number];
 
 /** The workspace's egress policy; read-only for non-admins. */
@@ -38,11 +43,13 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
         denyHosts: lines(String(form.get("denyHosts"))),
         allowLoopback: form.get("allowLoopback") === "on",
         allowPrivate: form.get("allowPrivate") === "on",
+        allowAddresses: lines(String(form.get("allowAddresses"))),
       },
     };
     submitted.current = {
       "stdio.allowedCommands": input.stdio.allowedCommands,
       "http.allowHosts": input.http.allowHosts,
+      "http.allowAddresses": input.http.allowAddresses,
       "http.denyHosts": input.http.denyHosts,
     };
     save(
@@ -106,6 +113,20 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
             Allow private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
           </label>
         </div>
+        <Field
+          id="allowAddresses"
+          label="Allowed addresses"
+          errors={err("http.allowAddresses")}
+          hint="One per line: an IP address or range (10.1.2.0/24) allowed whatever its kind, within the instance policy. Metadata and link-local addresses stay refused."
+        >
+          <TextArea
+            id="allowAddresses"
+            name="allowAddresses"
+            invalid={err("http.allowAddresses").length > 0}
+            rows={2}
+            defaultValue={policy.http.allowAddresses.join("\n")}
+          />
+        </Field>
         <Field
           id="allowHosts"
           label="Allowed hosts"

@@ -1,3 +1,4 @@
+import { classifyAddress, isInAllowedAddresses } from "./address-class";
 import type { EgressPolicy } from "./egress-schema";
 import type { InstancePolicy } from "./instance-policy-schema";
 import type { LaunchSpec } from "./launch-spec-pattern";
@@ -14,6 +15,8 @@ export type EffectivePolicy = {
     allowedSchemes: Array<"https" | "http">;
     allowLoopback: boolean;
     allowPrivate: boolean;
+    /** The workspace's explicitly allowed addresses or ranges that the instance allows too. */
+    allowAddresses: string[];
     allowHosts: string[];
     denyHosts: string[];
   };
@@ -40,6 +43,7 @@ export function effectivePolicy(instance: InstancePolicy, workspace: EgressPolic
       allowedSchemes: workspace.http.allowedSchemes.filter((s) => instance.http.allowedSchemes.includes(s)),
       allowLoopback: workspace.http.allowLoopback && instance.http.allowLoopback,
       allowPrivate: workspace.http.allowPrivate && instance.http.allowPrivate,
+      allowAddresses: workspace.http.allowAddresses.filter((entry) => instanceAllows(instance, entry)),
       allowHosts: workspace.http.allowHosts,
       denyHosts: [...new Set([...instance.http.denyHosts, ...workspace.http.denyHosts])],
     },
@@ -48,4 +52,20 @@ export function effectivePolicy(instance: InstancePolicy, workspace: EgressPolic
     allowedEnv: instance.stdio.allowedEnv,
     cwdRoots: instance.stdio.cwdRoots,
   };
+}
+
+/** Whether the instance floor lets through an entry of a workspace's allowed addresses (judged by its first address). */
+function instanceAllows(instance: InstancePolicy, entry: string): boolean {
+  const address = entry.split("/")[0] ?? entry;
+  if (isInAllowedAddresses(instance.http.allowAddresses, address)) return true;
+  switch (classifyAddress(address)) {
+    case "public":
+      return true;
+    case "loopback":
+      return instance.http.allowLoopback;
+    case "private":
+      return instance.http.allowPrivate;
+    default:
+      return false;
+  }
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isAddressOrRange } from "./address-class";
 
 /**
  * The per-workspace egress policy: which programs a stdio server may launch and which HTTP(S)
@@ -41,6 +42,16 @@ export const hostPatternSchema = z
     },
   );
 
+/** Addresses or CIDR ranges a policy allows whatever their class (never a cloud metadata or link-local one). */
+export const allowAddressesSchema = z
+  .array(
+    z.string().trim().toLowerCase().refine(isAddressOrRange, {
+      error: "Use an IP address (10.1.2.3, fd00::1) or a CIDR range (10.1.2.0/24, 64:ff9b:1::/48).",
+    }),
+  )
+  .max(200, { error: "At most 200 addresses or ranges." })
+  .default([]);
+
 export const egressPolicySchema = z.strictObject({
   stdio: z
     .strictObject({
@@ -64,6 +75,11 @@ export const egressPolicySchema = z.strictObject({
       allowLoopback: z.boolean().default(false),
       /** 10/8, 172.16/12, 192.168/16, 100.64/10 (carrier-grade NAT), fc00::/7. */
       allowPrivate: z.boolean().default(false),
+      /**
+       * Addresses or ranges allowed whatever their class: a private subnet without every private
+       * network, or a reserved range (198.18.0.0/15, 64:ff9b:1::/48…) a site really uses.
+       */
+      allowAddresses: allowAddressesSchema,
     })
     .prefault({}),
 });

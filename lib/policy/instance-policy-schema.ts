@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import { commandSchema, hostPatternSchema } from "./egress-schema";
+import { allowAddressesSchema, commandSchema, hostPatternSchema } from "./egress-schema";
 import { isExactSpec, PLACEHOLDERS } from "./launch-spec-pattern";
 import { isOwnSetting } from "./stdio-environment";
 
@@ -89,6 +89,8 @@ export const instancePolicySchema = z.strictObject({
         .default(["https", "http"]),
       allowLoopback: z.boolean().default(false),
       allowPrivate: z.boolean().default(false),
+      /** Addresses or ranges allowed whatever their class (never metadata or link-local). */
+      allowAddresses: allowAddressesSchema,
       denyHosts: z.array(hostPatternSchema).max(500, { error: "At most 500 host patterns." }).default([]),
     })
     .prefault({}),

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { StoredAuth, StoredValue } from "@/db/schema/servers";
-import { checkEgress, type ResolvedAddress, type ResolveHost, systemResolver } from "./egress";
+import { describeAddress } from "./address-class";
+import { checkAddress, checkEgress, type ResolvedAddress, type ResolveHost, systemResolver } from "./egress";
 import type { EgressPolicy } from "./egress-schema";
 import type { InstancePolicy } from "./instance-policy-schema";
 import { formatSpec, isExactSpec, type LaunchSpec, matchArgs } from "./launch-spec-pattern";
@@ -228,6 +229,11 @@ function matchLaunchSpecs(
   );
 }
 
+/** The instance's http rules as an egress policy of their own: the floor no workspace can move. */
+function floorOf(instance: InstancePolicy): EgressPolicy {
+  return { stdio: { allowedCommands: [] }, http: { ...instance.http, allowHosts: ["*"] } };
+}
+
 // ── HTTP ─────────────────────────────────────────────────────────────────────────────────────
 
 async function checkEndpoint(
@@ -244,10 +250,7 @@ async function checkEndpoint(
     resolved.set(host, answer);
     return answer;
   };
-  const floor: EgressPolicy = {
-    stdio: { allowedCommands: [] },
-    http: { ...policies.instance.http, allowHosts: ["*"] },
-  };
+  const floor = floorOf(policies.instance);
   const target = { transport: "streamable-http" as const, url };
   const byInstance = await checkEgress(floor, target, resolveOnce, "instance");
   // A name that does not resolve is only a verdict once the rules about names have had their say:
@@ -259,4 +262,47 @@ async function checkEndpoint(
   if (byWorkspace.kind === "deny") return refuse("workspace", byWorkspace.rule, "url", byWorkspace.reason);
   if (byInstance.kind === "deny") return refuse("instance", byInstance.rule, "url", byInstance.reason);
   return { kind: "allow" };
+}
+
+// ── every DNS answer of a connection ─────────────────────────────────────────────────────────
+
+/** A refusal of one DNS answer, made while a connection was open (see pinned-fetch). */
+export class EgressRefusedError extends Error {
+  readonly code = "EGRESS_REFUSED";
+}
+
+/** One resolved address of a server's host, judged by the instance floor and then the workspace. */
+export function checkResolvedAddress(
+  policies: ServerPolicies,
+  host: string,
+  address: string,
+): PolicyRefusal | undefined {
+  const byInstance = checkAddress(floorOf(policies.instance), host, address, "instance");
+  if (byInstance.kind === "deny") return refuse("instance", byInstance.rule, "url", byInstance.reason);
+  const byWorkspace = checkAddress(policies.workspace, host, address, "workspace");
+  if (byWorkspace.kind === "deny") return refuse("workspace", byWorkspace.rule, "url", byWorkspace.reason);
+  return undefined;
+}
+
+/**
+ * The resolver one connection's requests go through: every answer is judged again, and one
+ * refused address refuses the lot (as at the check), so a name that re-resolves to 127.0.0.1
+ * after the connect-time check reaches nothing.
+ */
+export function resolverWithinPolicy(
+  policies: ServerPolicies,
+  resolve: ResolveHost = systemResolver,
+): ResolveHost {
+  return async (host) => {
+    const addresses = await resolve(host);
+    for (const { address } of addresses) {
+      const refusal = checkResolvedAddress(policies, host, address);
+      if (!refusal) continue;
+      const which = refusal.policy === "instance" ? "the instance policy" : "the workspace's egress policy";
+      throw new EgressRefusedError(
+        `${host} resolved to ${address}, refused by egress (${describeAddress(address).range}): ${which} does not allow it (${refusal.rule}), so nothing was sent there.`,
+      );
+    }
+    return addresses;
+  };
 }

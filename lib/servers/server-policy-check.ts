@@ -1,10 +1,12 @@
 import type { Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import type { ResolveHost } from "@/lib/policy/dns-resolver";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import {
   checkServerPolicy,
   type PolicyRefusal,
+  resolverWithinPolicy,
   type ServerPermit,
   type ServerPolicies,
   type ServerTarget,
@@ -51,7 +53,10 @@ export async function assertServerAllowed(
  * registration (never one found through the server's own PATH), the launch an owner saved counted
  * as theirs, and every address the host resolves to now.
  */
-export async function checkConnectionPolicy(db: Queryable, config: ConnectionConfig): Promise<ServerPermit> {
+export async function checkConnectionPolicy(
+  db: Queryable,
+  config: ConnectionConfig,
+): Promise<ServerPermit & { resolveHost?: ResolveHost }> {
   const policies = await loadServerPolicies(db, { tenantId: config.tenantId });
   const decision = await checkServerPolicy(
     policies,
@@ -59,5 +64,7 @@ export async function checkConnectionPolicy(db: Queryable, config: ConnectionCon
     { ownerLaunch: config.launchApprovedBy !== null },
   );
   if (decision.kind === "deny") throw policyRefusalError(decision);
-  return decision;
+  if (config.transport === "stdio") return decision;
+  // Every socket of the connection resolves again and is judged by the same policies (DNS rebinding).
+  return { ...decision, resolveHost: resolverWithinPolicy(policies) };
 }

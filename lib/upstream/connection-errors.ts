@@ -4,7 +4,7 @@ import type { ConnectionConfig } from "./connection-config";
 import { ConnectTimeoutError } from "./handshake";
 import type { ExitInfo } from "./pool-events";
 import { scrubSecrets } from "./transport/stderr";
-import type { OpenedTransport } from "./transports";
+import { findRefusal, type OpenedTransport } from "./transports";
 
 /**
  * Turns whatever a failed connect or request threw into one sentence an operator can act on:
@@ -71,6 +71,9 @@ export function describeConnectFailure(ctx: FailureContext, error: unknown): App
       `${name} ${describeExit(exit)} before completing the MCP handshake${stderrHint(ctx, ".")}`,
     );
   }
+  // Before the HTTP trace: its last failure may be older than the refusal that ended this attempt.
+  const refusal = findRefusal(error);
+  if (refusal) return make("policy_denied", `Cannot connect to ${name}: ${refusal.message}`);
   const http = ctx.opened?.kind === "http" ? ctx.opened.trace.lastFailure : undefined;
   if (http) return make("upstream_unavailable", `Cannot connect to ${name}: ${describeHttpStatus(http)}`);
   return make("upstream_unavailable", `Cannot connect to ${name}: ${messageOf(error)}${stderrHint(ctx, "")}`);
@@ -107,6 +110,8 @@ export function describeRequestFailure(
     }
     return make("upstream_error", `${name} answered ${what} with an error: ${mcpMessage(error)}`);
   }
+  const refusal = findRefusal(error);
+  if (refusal) return make("policy_denied", `${what} to ${name} failed: ${refusal.message}`);
   const http = ctx.opened?.kind === "http" ? ctx.opened.trace.lastFailure : undefined;
   const detail = http ? describeHttpStatus(http) : messageOf(error);
   return make("upstream_unavailable", `${what} to ${name} failed: ${detail}`);

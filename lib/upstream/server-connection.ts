@@ -27,7 +27,7 @@ import { ConnectTimeoutError, performHandshake } from "./handshake";
 import { type ProbeMethod, probeServer } from "./health";
 import type { ConnectionDiagnostics, ConnectionState, HealthResult, PoolEvent } from "./pool-events";
 import { RetrySchedule, type SupervisionPolicy } from "./supervisor";
-import { createTransport, type OpenedTransport } from "./transports";
+import { createTransport, type OpenedTransport, type TransportPermit } from "./transports";
 
 /**
  * One registered server's connection and its supervision: connect (single flight), notice the
@@ -37,8 +37,11 @@ import { createTransport, type OpenedTransport } from "./transports";
 
 export type ConnectionDeps = {
   resolveValue: ValueResolver;
-  /** The policy check before every connect; may name the program to run (resolved on Switchboard's PATH). */
-  checkPolicy?: (config: ConnectionConfig) => Promise<{ programPath?: string } | undefined>;
+  /**
+   * The policy check before every connect; may name the program to run (resolved on Switchboard's
+   * PATH) and the resolver every HTTP request of the connection must go through.
+   */
+  checkPolicy?: (config: ConnectionConfig) => Promise<TransportPermit | undefined>;
   emit: (event: PoolEvent) => void;
   clientInfo: Implementation;
   supervision: SupervisionPolicy;
@@ -271,7 +274,7 @@ export class ServerConnection {
           onStderr: (text) => this.record.stderrText(text),
           onNotice: (text) => this.record.note(text),
         },
-        permit?.programPath,
+        permit ?? {},
       );
       this.opening = opened;
       const { client, handshake } = await performHandshake(opened, {

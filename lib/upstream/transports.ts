@@ -3,6 +3,7 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./connection-config";
+import { createPinnedFetch, type ResolveHost } from "./transport/pinned-fetch";
 import { ProcessGroupStdioTransport } from "./transport/stdio";
 import { childBaseEnvironment, stdioChildIdentity } from "./transport/stdio-identity";
 
@@ -25,16 +26,21 @@ export type TransportHooks = {
   onNotice: (text: string) => void;
 };
 
-/**
- * `programPath` is the program the policy check allowed (resolved on Switchboard's PATH): what
- * runs, so a server's own env.PATH can never swap it.
- */
+/** What the policy check before a connect allowed, for the transport to hold to. */
+export type TransportPermit = {
+  /** The program to run (resolved on Switchboard's PATH), so a server's own env.PATH can never swap it. */
+  programPath?: string;
+  /** Resolves the server's host for every TCP connection, refusing addresses the egress policy refuses. */
+  resolveHost?: ResolveHost;
+};
+
 export function createTransport(
   config: ConnectionConfig,
   resolved: ResolvedConnection,
   hooks: TransportHooks,
-  programPath?: string,
+  permit: TransportPermit = {},
 ): OpenedTransport {
+  const { programPath } = permit;
   if (config.transport === "stdio") {
     const identity = stdioChildIdentity();
     return {
@@ -54,16 +60,31 @@ export function createTransport(
   }
   const trace: HttpTrace = {};
   const url = new URL(config.url ?? "");
-  const options = { requestInit: { headers: resolved.headers }, fetch: tracingFetch(trace) };
+  const pinned = createPinnedFetch(permit.resolveHost);
+  const options = {
+    requestInit: { headers: resolved.headers },
+    fetch: tracingFetch(trace, pinned.fetch),
+    // Said, not assumed: pinned-fetch refuses other origins whatever this says.
+    redirectPolicy: "same-origin" as const,
+  };
   const transport =
     config.transport === "sse"
       ? new SSEClientTransport(url, options)
       : new StreamableHTTPClientTransport(url, options);
+  // The connection's sockets go with it.
+  const closeTransport = transport.close.bind(transport);
+  transport.close = async () => {
+    try {
+      await closeTransport();
+    } finally {
+      await pinned.close();
+    }
+  };
   return { kind: "http", transport, trace };
 }
 
 /** fetch that records failed answers and turns network errors into sentences. */
-function tracingFetch(trace: HttpTrace): FetchLike {
+function tracingFetch(trace: HttpTrace, fetch: FetchLike): FetchLike {
   return async (url, init) => {
     try {
       const response = await fetch(url, init);
@@ -84,6 +105,9 @@ function tracingFetch(trace: HttpTrace): FetchLike {
 }
 
 export function describeNetworkError(error: unknown, url: string): string {
+  // Refusals of our own (egress on a DNS answer, a redirect elsewhere) already say it all.
+  const refusal = findRefusal(error);
+  if (refusal) return refusal.message;
   const code = networkErrorCode(error);
   const target = (() => {
     try {
@@ -119,6 +143,17 @@ function networkErrorCode(error: unknown): string | undefined {
   for (let depth = 0; depth < 4 && current; depth++) {
     const e = current as { code?: unknown; cause?: unknown; errors?: unknown[] };
     if (typeof e.code === "string") return e.code;
+    current = e.cause ?? e.errors?.[0];
+  }
+  return undefined;
+}
+
+/** A refusal of ours (egress on a DNS answer, a redirect elsewhere) somewhere in an error's causes. */
+export function findRefusal(error: unknown): Error | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    const e = current as { code?: unknown; cause?: unknown; errors?: unknown[] };
+    if (e.code === "EGRESS_REFUSED" || e.code === "REDIRECT_REFUSED") return current as Error;
     current = e.cause ?? e.errors?.[0];
   }
   return undefined;

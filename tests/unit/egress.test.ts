@@ -295,6 +295,7 @@ describe("the policy schema", () => {
         denyHosts: [],
         allowLoopback: false,
         allowPrivate: false,
+        allowAddresses: [],
       },
     });
   });

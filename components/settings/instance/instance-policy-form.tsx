@@ -23,8 +23,15 @@ const SHOWN_PATHS = [
   "fromEnv.allowed",
   "http.allowedSchemes",
   "http.denyHosts",
+  "http.allowAddresses",
 ];
-const LIST_PATHS = ["stdio.allowedEnv", "stdio.cwdRoots", "fromEnv.allowed", "http.denyHosts"] as const;
+const LIST_PATHS = [
+  "stdio.allowedEnv",
+  "stdio.cwdRoots",
+  "fromEnv.allowed",
+  "http.denyHosts",
+  "http.allowAddresses",
+] as const;
 
 /**
  * The instance policy, sent whole on Save (as its schema expects): launch specs, environment,
@@ -63,6 +70,7 @@ export function InstancePolicyForm({ policy }: { policy: InstancePolicy }) {
         allowLoopback: form.get("allowLoopback") === "on",
         allowPrivate: form.get("allowPrivate") === "on",
         denyHosts: lines(form.get("floorDenyHosts")),
+        allowAddresses: lines(form.get("floorAllowAddresses")),
       },
     } satisfies InstancePolicyInput;
     sent.current = {
@@ -72,6 +80,7 @@ export function InstancePolicyForm({ policy }: { policy: InstancePolicy }) {
         "stdio.cwdRoots": input.stdio.cwdRoots,
         "fromEnv.allowed": input.fromEnv.allowed,
         "http.denyHosts": input.http.denyHosts,
+        "http.allowAddresses": input.http.allowAddresses,
       },
     };
     save(

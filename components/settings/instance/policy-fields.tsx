@@ -117,6 +117,14 @@ export function EgressFloorSection({ policy, errorsAt }: { policy: InstancePolic
           </p>
         </div>
         <ListField
+          id="floorAllowAddresses"
+          path="http.allowAddresses"
+          label="Allowed addresses"
+          hint="One per line: an IP address or range (10.1.2.0/24, 198.18.0.0/15) allowed whatever its kind. Metadata and link-local addresses stay refused."
+          values={policy.http.allowAddresses}
+          errorsAt={errorsAt}
+        />
+        <ListField
           id="floorDenyHosts"
           path="http.denyHosts"
           label="Denied hosts"

@@ -62,6 +62,7 @@ export const effectivePolicySchema = describes<EffectivePolicy>()(
         allowedSchemes: z.array(z.enum(["https", "http"])),
         allowLoopback: z.boolean(),
         allowPrivate: z.boolean(),
+        allowAddresses: z.array(z.string()),
         allowHosts: z.array(z.string()),
         denyHosts: z.array(z.string()),
       }),
