@@ -1065,6 +1065,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           /** @constant */
           transport: "stdio";
           command: string;
@@ -1095,6 +1097,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           url: string;
           /** @default {} */
           headers?: {
@@ -1177,6 +1181,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           url: string;
           /** @default {} */
           headers?: {
@@ -1372,6 +1378,8 @@ export interface components {
       connectTimeoutMs: number;
       callTimeoutMs: number;
       healthIntervalSeconds: number;
+      /** @description Every resources/read of this server through the gateway waits for a person's approval. */
+      resourceReadsNeedApproval: boolean;
       /** @description Connection state; "unknown" until the pool reports one. */
       status: string;
       lastError: string | null;
@@ -1699,7 +1707,12 @@ export interface components {
     };
     Call: {
       id: string;
-      /** @description The gateway name asked for, `<server>__<tool>`. */
+      /**
+       * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+       * @enum {string}
+       */
+      kind: "tool_call" | "resource_read" | "prompt_get";
+      /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
       tool: string;
       serverId: string | null;
       serverName: string | null;
@@ -1769,7 +1782,12 @@ export interface components {
     };
     CallSummary: {
       id: string;
-      /** @description The gateway name asked for, `<server>__<tool>`. */
+      /**
+       * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+       * @enum {string}
+       */
+      kind: "tool_call" | "resource_read" | "prompt_get";
+      /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
       tool: string;
       serverId: string | null;
       serverName: string | null;
@@ -1814,7 +1832,12 @@ export interface components {
       createdAt: string;
       call: {
         id: string;
-        /** @description The gateway name asked for, `<server>__<tool>`. */
+        /**
+         * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+         * @enum {string}
+         */
+        kind: "tool_call" | "resource_read" | "prompt_get";
+        /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
         tool: string;
         serverId: string | null;
         serverName: string | null;
@@ -2047,6 +2070,8 @@ export interface components {
           /** @constant */
           type: "call.requested";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2063,6 +2088,8 @@ export interface components {
           /** @constant */
           type: "call.approval_required";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2081,6 +2108,8 @@ export interface components {
           /** @constant */
           type: "call.approved";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2099,6 +2128,8 @@ export interface components {
           /** @constant */
           type: "call.denied";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2117,6 +2148,8 @@ export interface components {
           /** @constant */
           type: "call.expired";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2133,6 +2166,8 @@ export interface components {
           /** @constant */
           type: "call.started";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2149,6 +2184,8 @@ export interface components {
           /** @constant */
           type: "call.succeeded";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2167,6 +2204,8 @@ export interface components {
           /** @constant */
           type: "call.failed";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2185,6 +2224,8 @@ export interface components {
           /** @constant */
           type: "call.cancelled";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -3543,6 +3584,8 @@ export interface operations {
       query?: {
         /** @description Comma-separated statuses, e.g. `failed,denied`. */
         status?: string;
+        /** @description Comma-separated kinds: `tool_call`, `resource_read`, `prompt_get`. */
+        kind?: string;
         tool?: string;
         server?: string;
         requester?: string;
