@@ -110,15 +110,15 @@ test("a principal granted one tool of a server can neither list nor read its res
     expect((await single.listTools()).tools.map((tool) => tool.name)).toContain("add_note");
 
     for (const attempt of [
-      single.listResources(),
-      single.listResourceTemplates(),
-      single.listPrompts(),
-      single.readResource({ uri: PLAN }),
-      single.getPrompt({ name: "summarize" }),
-      all.readResource({ uri: PLAN }),
-      all.getPrompt({ name: `${SERVER}__summarize` }),
+      () => single.listResources(),
+      () => single.listResourceTemplates(),
+      () => single.listPrompts(),
+      () => single.readResource({ uri: PLAN }),
+      () => single.getPrompt({ name: "summarize" }),
+      () => all.readResource({ uri: PLAN }),
+      () => all.getPrompt({ name: `${SERVER}__summarize` }),
     ]) {
-      const refused = await refusal(attempt);
+      const refused = await refusal(attempt());
       expect(refused.message).toContain(`${SERVER}__*`);
     }
     // On /mcp the lists simply leave out what it may not read.
