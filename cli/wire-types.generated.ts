@@ -1065,6 +1065,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           /** @constant */
           transport: "stdio";
           command: string;
@@ -1095,6 +1097,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           url: string;
           /** @default {} */
           headers?: {
@@ -1177,6 +1181,8 @@ export interface components {
           callTimeoutMs?: number;
           /** @default 60 */
           healthIntervalSeconds?: number;
+          /** @default false */
+          resourceReadsNeedApproval?: boolean;
           url: string;
           /** @default {} */
           headers?: {
@@ -1376,6 +1382,8 @@ export interface components {
       connectTimeoutMs: number;
       callTimeoutMs: number;
       healthIntervalSeconds: number;
+      /** @description Every resources/read of this server through the gateway waits for a person's approval. */
+      resourceReadsNeedApproval: boolean;
       /** @description Connection state; "unknown" until the pool reports one. */
       status: string;
       lastError: string | null;
@@ -1703,7 +1711,12 @@ export interface components {
     };
     Call: {
       id: string;
-      /** @description The gateway name asked for, `<server>__<tool>`. */
+      /**
+       * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+       * @enum {string}
+       */
+      kind: "tool_call" | "resource_read" | "prompt_get";
+      /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
       tool: string;
       serverId: string | null;
       serverName: string | null;
@@ -1773,7 +1786,12 @@ export interface components {
     };
     CallSummary: {
       id: string;
-      /** @description The gateway name asked for, `<server>__<tool>`. */
+      /**
+       * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+       * @enum {string}
+       */
+      kind: "tool_call" | "resource_read" | "prompt_get";
+      /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
       tool: string;
       serverId: string | null;
       serverName: string | null;
@@ -1818,7 +1836,12 @@ export interface components {
       createdAt: string;
       call: {
         id: string;
-        /** @description The gateway name asked for, `<server>__<tool>`. */
+        /**
+         * @description What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).
+         * @enum {string}
+         */
+        kind: "tool_call" | "resource_read" | "prompt_get";
+        /** @description The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`. */
         tool: string;
         serverId: string | null;
         serverName: string | null;
@@ -2061,6 +2084,8 @@ export interface components {
           /** @constant */
           type: "call.requested";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2077,6 +2102,8 @@ export interface components {
           /** @constant */
           type: "call.approval_required";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2095,6 +2122,8 @@ export interface components {
           /** @constant */
           type: "call.approved";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2113,6 +2142,8 @@ export interface components {
           /** @constant */
           type: "call.denied";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2131,6 +2162,8 @@ export interface components {
           /** @constant */
           type: "call.expired";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2147,6 +2180,8 @@ export interface components {
           /** @constant */
           type: "call.started";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2163,6 +2198,8 @@ export interface components {
           /** @constant */
           type: "call.succeeded";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2181,6 +2218,8 @@ export interface components {
           /** @constant */
           type: "call.failed";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -2199,6 +2238,8 @@ export interface components {
           /** @constant */
           type: "call.cancelled";
           callId: string;
+          /** @enum {string} */
+          kind?: "tool_call" | "resource_read" | "prompt_get";
           serverId: string | null;
           serverName: string | null;
           tool: string;
@@ -3561,6 +3602,8 @@ export interface operations {
       query?: {
         /** @description Comma-separated statuses, e.g. `failed,denied`. */
         status?: string;
+        /** @description Comma-separated kinds: `tool_call`, `resource_read`, `prompt_get`. */
+        kind?: string;
         tool?: string;
         server?: string;
         requester?: string;

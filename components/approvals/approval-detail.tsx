@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { CallKindBadge } from "@/components/calls/call-status-badge";
 import { JsonView } from "@/components/calls/json-view";
 import { RelativeTime } from "@/components/calls/relative-time";
 import { SectionTitle } from "@/components/ui/section-title";
@@ -30,6 +31,7 @@ export function ApprovalDetail({
         <div className="flex flex-wrap items-center gap-2">
           <h2 className="break-all font-mono text-base font-semibold text-slate-900">{call.tool}</h2>
           <EffectBadge effect={call.effect} />
+          {call.kind !== "tool_call" ? <CallKindBadge kind={call.kind} /> : null}
         </div>
         <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-500">Requested by</dt>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
+import { CallKindBadge } from "@/components/calls/call-status-badge";
 import { RelativeTime } from "@/components/calls/relative-time";
 import { EffectBadge } from "@/components/ui/tool-badges";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
@@ -54,6 +55,7 @@ export function ApprovalQueue({
               <span className="flex flex-wrap items-center gap-2">
                 <code className="break-all font-mono text-sm font-medium text-slate-900">{call.tool}</code>
                 <EffectBadge effect={call.effect} />
+                {call.kind !== "tool_call" ? <CallKindBadge kind={call.kind} /> : null}
               </span>
               <span className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-600">
                 <span>

@@ -4,12 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { serversListQuery } from "@/components/servers/server-queries";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import type { CallStatus } from "@/db/schema";
+import type { CallKind, CallStatus } from "@/db/schema";
 import type { CallSummary } from "@/lib/calls/call-view";
 import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
 import { fetchJson } from "@/lib/client/fetch-json";
 import type { PrincipalDto } from "@/lib/principals/principals";
-import { callStatuses } from "./call-format";
+import { callKinds, callStatuses } from "./call-format";
 import type { CallFilters as Filters } from "./call-queries";
 
 // Option lists change rarely; they are not polled here.
@@ -23,7 +23,7 @@ const principals = {
 };
 
 /**
- * Status, server, tool and requester, each one value (the API matches exactly). Requesters are
+ * Kind, status, server, tool and requester, each one value (the API matches exactly). Requesters are
  * the workspace's principals plus anyone seen in the calls shown: operators have no list of their own.
  */
 export function CallFilters({
@@ -53,6 +53,13 @@ export function CallFilters({
     <fieldset className="mb-4 flex flex-wrap items-end gap-3">
       <legend className="sr-only">Filter calls</legend>
       <Select
+        label="Kind"
+        value={filters.kind}
+        onChange={(kind) => onChange({ kind })}
+        options={(Object.keys(callKinds) as CallKind[]).map((k) => [k, callKinds[k].label])}
+        anyLabel="Any kind"
+      />
+      <Select
         label="Status"
         value={filters.status}
         onChange={(status) => onChange({ status })}
@@ -81,7 +88,10 @@ export function CallFilters({
         anyLabel="Anyone"
       />
       {isFiltered ? (
-        <Button variant="ghost" onClick={() => onChange({ status: "", server: "", tool: "", requester: "" })}>
+        <Button
+          variant="ghost"
+          onClick={() => onChange({ kind: "", status: "", server: "", tool: "", requester: "" })}
+        >
           Clear filters
         </Button>
       ) : null}

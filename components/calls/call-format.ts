@@ -1,5 +1,5 @@
 import type { Tone } from "@/components/ui/badge";
-import type { CallStatus } from "@/db/schema";
+import type { CallKind, CallStatus } from "@/db/schema";
 
 /** Small, pure helpers shared by the call, approval, event and overview views. */
 
@@ -12,6 +12,13 @@ export const callStatuses: Record<CallStatus, { label: string; tone: Tone; title
   denied: { label: "Denied", tone: "red", title: "Refused by an approver or by policy; it never ran" },
   expired: { label: "Expired", tone: "slate", title: "No one decided in time; it never ran" },
   cancelled: { label: "Cancelled", tone: "slate", title: "The caller withdrew it before it ran" },
+};
+
+/** What a call asked the server for: tool calls, resource reads and prompt gets share the history. */
+export const callKinds: Record<CallKind, { label: string; tone: Tone; title: string }> = {
+  tool_call: { label: "Tool call", tone: "slate", title: "tools/call" },
+  resource_read: { label: "Resource read", tone: "blue", title: "resources/read of the URI shown" },
+  prompt_get: { label: "Prompt get", tone: "blue", title: "prompts/get of the prompt shown" },
 };
 
 export const isCallFinished = (status: CallStatus) =>

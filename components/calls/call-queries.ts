@@ -4,7 +4,13 @@ import type { TimelineEntry } from "@/lib/calls/read-calls";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 /** The filters of GET /api/v1/calls that the Calls page offers (each one value; empty = any). */
-export type CallFilters = { status?: string; server?: string; tool?: string; requester?: string };
+export type CallFilters = {
+  kind?: string;
+  status?: string;
+  server?: string;
+  tool?: string;
+  requester?: string;
+};
 export type CallsPage = { calls: CallSummary[]; nextCursor: string | null };
 export type CallDetailDto = { call: CallDto; timeline: TimelineEntry[] };
 

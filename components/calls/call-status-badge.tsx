@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
-import type { CallStatus } from "@/db/schema";
-import { callStatuses } from "./call-format";
+import type { CallKind, CallStatus } from "@/db/schema";
+import { callKinds, callStatuses } from "./call-format";
 
 export function CallStatusBadge({ status }: { status: CallStatus }) {
   const meta = callStatuses[status] ?? { label: status, tone: "neutral" as const, title: status };
@@ -10,6 +10,16 @@ export function CallStatusBadge({ status }: { status: CallStatus }) {
         aria-hidden
         className={`h-1.5 w-1.5 rounded-full bg-current ${status === "running" || status === "pending_approval" ? "animate-pulse" : ""}`}
       />
+      {meta.label}
+    </Badge>
+  );
+}
+
+/** A tool call, a resource read or a prompt get. */
+export function CallKindBadge({ kind }: { kind: CallKind }) {
+  const meta = callKinds[kind] ?? { label: kind, tone: "neutral" as const, title: kind };
+  return (
+    <Badge tone={meta.tone} title={meta.title}>
       {meta.label}
     </Badge>
   );

@@ -3,7 +3,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallSummary } from "@/lib/calls/call-view";
 import { formatDuration, reachedTool } from "./call-format";
-import { CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
+import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
 import { RelativeTime } from "./relative-time";
 
 export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }) {
@@ -31,6 +31,9 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
             {reachedTool(call) ? (
               <div className="text-xs text-slate-500">{call.serverName ?? "(server removed)"}</div>
             ) : null}
+            <div className="mt-1">
+              <CallKindBadge kind={call.kind} />
+            </div>
           </td>
           <td className="px-4 py-3 align-top">
             <div className="flex flex-wrap gap-1">

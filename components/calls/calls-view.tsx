@@ -16,7 +16,7 @@ import { useNow } from "./use-now";
 // The filters live in the query string, so a filtered view can be linked and survives a reload;
 // an empty one is left out of the URL.
 const any = parseAsString.withDefault("");
-const filterParams = { status: any, server: any, tool: any, requester: any };
+const filterParams = { kind: any, status: any, server: any, tool: any, requester: any };
 const liveKeys = [callKeys.all, approvalKeys.all] as const;
 
 /** Call history, newest first, filtered through the URL and kept live by the event stream. */
@@ -43,7 +43,7 @@ export function CallsView() {
             action={
               <Button
                 variant="secondary"
-                onClick={() => setFilters({ status: "", server: "", tool: "", requester: "" })}
+                onClick={() => setFilters({ kind: "", status: "", server: "", tool: "", requester: "" })}
               >
                 Clear filters
               </Button>

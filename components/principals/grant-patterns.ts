@@ -13,10 +13,10 @@ export function grantSuggestions(tools: GovernedToolDto[]): GrantSuggestion[] {
   const servers = new Map<string, number>();
   for (const tool of tools) servers.set(tool.serverName, (servers.get(tool.serverName) ?? 0) + 1);
   return [
-    { value: "*", label: `every tool (${tools.length} now, and any added later)` },
+    { value: "*", label: `every tool (${tools.length} now, and any added later), resource and prompt` },
     ...[...servers].map(([server, count]) => ({
       value: `${server}__*`,
-      label: `every tool of ${server} (${count} now)`,
+      label: `every tool of ${server} (${count} now), its resources and prompts`,
     })),
     ...tools.map((tool) => ({ value: tool.gatewayName, label: tool.title ?? tool.serverName })),
   ];

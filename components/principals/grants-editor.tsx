@@ -57,6 +57,11 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
         </span>
         . Calls still go through the approval rules.
       </p>
+      <p className="mb-3 text-sm text-slate-600" data-testid="grants-resources-help">
+        <strong>Resources and prompts</strong> of a server (resources/read, prompts/get) need a grant of the
+        whole server, <code className="font-mono">server__*</code>, or <code className="font-mono">*</code>.
+        Grants of single tools do not cover them. Every read and prompt get is in the call history.
+      </p>
       {principal.grants.length > 0 ? (
         <ul className="mb-3 divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
           {principal.grants.map((pattern) => (

@@ -14,7 +14,15 @@ export const callStatuses = [
 ] as const;
 export type CallStatus = (typeof callStatuses)[number];
 
-/** The record of one tool call through executeToolCall. */
+/**
+ * What a call asked the server for: a tool call, a resource read or a prompt get. Reads and prompt
+ * gets through the gateway are recorded like tool calls (lib/calls/execute-catalog-read.ts); for
+ * them `tool_name` holds the URI or the prompt's own name.
+ */
+export const callKinds = ["tool_call", "resource_read", "prompt_get"] as const;
+export type CallKind = (typeof callKinds)[number];
+
+/** The record of one tool call (or resource read, or prompt get) through the governed path. */
 export const calls = pgTable(
   "calls",
   {
@@ -23,6 +31,7 @@ export const calls = pgTable(
     /** who asked: a principal id or an operator id (see requesterKind) */
     requesterKind: text("requester_kind", { enum: ["principal", "operator"] }).notNull(),
     requesterId: text("requester_id").notNull(),
+    kind: text("kind", { enum: callKinds }).notNull().default("tool_call"),
     serverId: text("server_id"),
     toolName: text("tool_name").notNull(),
     gatewayName: text("gateway_name").notNull(),

@@ -37,6 +37,8 @@ export const mcpServers = pgTable(
      * Who set the current launch (command, arguments, folder) as an instance owner, when one did:
      * launch specs open to owners only stay allowed while the launch is the one an owner saved.
      */
+    /** An admin's setting: every resources/read of this server waits for a person's approval. */
+    resourceReadsNeedApproval: boolean("resource_reads_need_approval").notNull().default(false),
     launchApprovedBy: text("launch_approved_by"),
     /** Why a policy disabled the server (shown as its last error); cleared when it is enabled again. */
     disabledReason: text("disabled_reason"),

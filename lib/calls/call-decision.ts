@@ -6,7 +6,7 @@ import { type ApprovalRule, decideApprovalGate } from "@/lib/policy/approval-gat
 import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { type EffectClass, effectiveEffect } from "@/lib/policy/effects";
-import { findGrant } from "@/lib/policy/grant-patterns";
+import { coversServerCatalog, findGrant, wholeServerPattern } from "@/lib/policy/grant-patterns";
 import { listGrantPatterns } from "@/lib/principals/principals";
 import { operatorMayCall, type Requester } from "./requester";
 
@@ -69,6 +69,36 @@ export function authorizeRequester(
         ? allow
         : { kind: "deny", reason: "Viewers may not call tools; ask for the approver or admin role." };
   }
+}
+
+/**
+ * Reading a server's resources or getting its prompts (lib/calls/execute-catalog-read.ts) needs a
+ * grant of the whole server, `<server>__*` or `*` (see coversServerCatalog); operators as for tools.
+ */
+export function authorizeCatalogRead(
+  requester: Requester,
+  grants: readonly string[],
+  serverName: string,
+): Decision {
+  switch (requester.kind) {
+    case "principal":
+      return coversServerCatalog(grants, serverName)
+        ? allow
+        : { kind: "deny", reason: missingCatalogGrant(requester.name, serverName) };
+    case "operator":
+      return operatorMayCall(requester.role)
+        ? allow
+        : { kind: "deny", reason: "Viewers may not read resources; ask for the approver or admin role." };
+  }
+}
+
+/** Why a principal may not read a server's resources or prompts: the grant it lacks, by name. */
+export function missingCatalogGrant(principalName: string, serverName: string): string {
+  const pattern = wholeServerPattern(serverName);
+  return (
+    `The principal "${principalName}" has no grant for the resources and prompts of ${serverName}: ` +
+    `they need the grant ${pattern} (or *); grants of single tools do not cover them.`
+  );
 }
 
 /** The live tool behind a gateway name; two live tools under one name are a conflict, never a guess. */

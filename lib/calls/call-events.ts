@@ -10,7 +10,7 @@ import { type CallView, requesterOf } from "./call-view";
  */
 
 type CallEvent = Extract<SwitchboardEvent, { type: `call.${string}` }>;
-type RefKeys = "callId" | "serverId" | "serverName" | "tool" | "effect" | "requester";
+type RefKeys = "callId" | "kind" | "serverId" | "serverName" | "tool" | "effect" | "requester";
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type CallEventDetail = DistributiveOmit<CallEvent, RefKeys>;
 
@@ -18,6 +18,7 @@ export function callRefOf(view: CallView) {
   const requester = requesterOf(view);
   return {
     callId: view.call.id,
+    kind: view.call.kind,
     serverId: view.call.serverId,
     serverName: view.serverName,
     tool: view.call.gatewayName,

@@ -16,6 +16,7 @@ import {
   type StartRecord,
   startOf,
   startRecordOf,
+  startValuesOf,
   wholeOf,
 } from "./journal-statements";
 import type { NewCall } from "./record-call";
@@ -212,7 +213,7 @@ export async function openCallIntents(
     if (known.has(intent.callId)) continue;
     known.add(intent.callId);
     try {
-      await runStatements(db, [{ template: start, args: intent.values.map(literal) }]);
+      await runStatements(db, [{ template: start, args: startValuesOf(intent.values).map(literal) }]);
       written++;
     } catch (error) {
       console.error(

@@ -1,6 +1,15 @@
 import { and, eq, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { apiKeys, approvals, type CallStatus, calls, mcpServers, principals, users } from "@/db/schema";
+import {
+  apiKeys,
+  approvals,
+  type CallKind,
+  type CallStatus,
+  calls,
+  mcpServers,
+  principals,
+  users,
+} from "@/db/schema";
 import type { Queryable } from "@/lib/db/client";
 import type { EffectClass } from "@/lib/policy/effects";
 import type { BoundedResult } from "./result-bounds";
@@ -43,7 +52,9 @@ export type ApprovalInfo = {
 
 export type CallSummary = {
   id: string;
-  /** the gateway name asked for, `<server>__<tool>` */
+  /** what was asked for: a tool call, a resource read, a prompt get */
+  kind: CallKind;
+  /** the gateway name asked for, `<server>__<tool>`; for a read its URI, for a prompt `<server>__<prompt>` */
   tool: string;
   serverId: string | null;
   serverName: string | null;
@@ -157,6 +168,7 @@ export function toCallSummary(view: CallView): CallSummary {
   const result = call.result as BoundedResult | null;
   return {
     id: call.id,
+    kind: call.kind,
     tool: call.gatewayName,
     serverId: call.serverId,
     serverName: view.serverName,

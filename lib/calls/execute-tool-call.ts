@@ -126,11 +126,14 @@ async function decideCall(
   return { decision, policy, target };
 }
 
-async function runAllowedCall(
+/** What running and following a recorded call needs of its request (reads use them too). */
+export type FollowParams = Pick<ExecuteToolCallParams, "tenantId" | "signal" | "onProgress" | "onOutcome">;
+
+export async function runAllowedCall(
   db: Database,
-  params: ExecuteToolCallParams,
+  params: FollowParams,
   view: CallView,
-  target: CallTarget,
+  target: { callTimeoutMs: number },
 ): Promise<CallDto> {
   // Run right here and by nobody else: the caller's signal and progress go straight in.
   const finished = await runClaimedCall(db, {
@@ -145,15 +148,15 @@ async function runAllowedCall(
 }
 
 /** The caller's onOutcome, told the outcome as a CallDto. */
-function outcomeListener(params: ExecuteToolCallParams) {
+function outcomeListener(params: FollowParams) {
   const { onOutcome } = params;
   return onOutcome && ((ended: CallView) => onOutcome(toCallDto(ended)));
 }
 
 /** After recording: run it (allowed), wait for it (pending, running elsewhere), or report it (finished). */
-async function followCall(
+export async function followCall(
   db: Database,
-  params: ExecuteToolCallParams,
+  params: FollowParams,
   view: CallView,
   options: { waitMs: number; isOwnRequest: boolean; target?: FreshCall["target"] },
 ): Promise<CallDto> {
@@ -185,6 +188,6 @@ async function followCall(
   }
 }
 
-function needsSealing(original: Record<string, unknown>, scrubbed: Record<string, unknown>): boolean {
+export function needsSealing(original: Record<string, unknown>, scrubbed: Record<string, unknown>): boolean {
   return JSON.stringify(original) !== JSON.stringify(scrubbed);
 }

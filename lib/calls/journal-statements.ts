@@ -34,13 +34,14 @@ export function journalTemplates(db: Database): Record<"start" | "whole" | "fini
   const suffix = notifies ? "notify" : "quiet";
   // A call's row and its first two events, from the start's arguments: $1 id, $2 tenant,
   // $3 requester kind, $4 requester id, $5 server, $6 tool, $7 gateway name, $8 effect,
-  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data. The
+  // $9 arguments, $10 sealed arguments, $11 created, $12 started, $13/$14 event data, $15 kind
+  // (last, so an intent logged before it existed still lines up: see START_ARITY). The
   // journal's events carry the times they describe, by the application's clock like the call's
   // own times: a start written late (deferred) is not dated late.
   const callColumns = `id, tenant_id, requester_kind, requester_id, server_id, tool_name, gateway_name,
-    effect, arguments, sealed_arguments, created_at, started_at`;
+    effect, arguments, sealed_arguments, created_at, started_at, kind`;
   const callValues = `$1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::text, $8::text,
-    $9::jsonb, $10::text, $11::timestamptz, $12::timestamptz`;
+    $9::jsonb, $10::text, $11::timestamptz, $12::timestamptz, $15::text`;
   const startEvents = `($2::text, 'call.requested', $5::text, $1::text, $13::jsonb, $11::timestamptz),
     ($2::text, 'call.started', $5::text, $1::text, $14::jsonb, $12::timestamptz)`;
   const insertCall = (columns: string, values: string, moreEvents = "") => `with inserted_call as (
@@ -53,15 +54,15 @@ export function journalTemplates(db: Database): Record<"start" | "whole" | "fini
     )
     select id, created_at, ${notified} as notified from inserted order by id`;
   return {
-    start: { name: `journal_start_${suffix}`, text: insertCall("status", "'running'") },
-    // Then the ending: $15 status, $16 result, $17 error code, $18 error message, $19 duration,
-    // $20 finished, $21 event type, $22 event data.
+    start: { name: `journal_start_v2_${suffix}`, text: insertCall("status", "'running'") },
+    // Then the ending: $16 status, $17 result, $18 error code, $19 error message, $20 duration,
+    // $21 finished, $22 event type, $23 event data.
     whole: {
-      name: `journal_whole_${suffix}`,
+      name: `journal_whole_v2_${suffix}`,
       text: insertCall(
         "status, result, error_code, error_message, duration_ms, finished_at",
-        "$15::text, $16::jsonb, $17::text, $18::text, $19::int, $20::timestamptz",
-        ", ($2::text, $21::text, $5::text, $1::text, $22::jsonb, $20::timestamptz)",
+        "$16::text, $17::jsonb, $18::text, $19::text, $20::int, $21::timestamptz",
+        ", ($2::text, $22::text, $5::text, $1::text, $23::jsonb, $21::timestamptz)",
       ),
     },
     // $1 id, $2 status, $3 result, $4 error code, $5 error message, $6 duration, $7 finished,
@@ -93,6 +94,13 @@ export type Written = {
 
 /** Where the sealed arguments are among a start's values (the start template's $10). */
 const SEALED_ARGUMENTS = 9;
+/** How many values a start has; an intent logged before `kind` existed has one fewer (a tool call). */
+export const START_ARITY = 15;
+
+/** A start's values as the start template takes them, from an intent logged by any version. */
+export function startValuesOf(values: Array<string | null>): Array<string | null> {
+  return values.length === START_ARITY - 1 ? [...values, "tool_call"] : values;
+}
 
 /** The running call's view and what its start writes, from the decided call. */
 export function startRecordOf(newCall: NewCall): StartRecord {
@@ -124,6 +132,7 @@ export function startRecordOf(newCall: NewCall): StartRecord {
     call.createdAt.toISOString(),
     startedAt.toISOString(),
     ...payloads.map(({ type: _type, ...data }) => JSON.stringify(data)),
+    call.kind,
   ];
   return { view, values, payloads };
 }
@@ -206,6 +215,7 @@ const emptyCallRow: Omit<
   | "tenantId"
   | "requesterKind"
   | "requesterId"
+  | "kind"
   | "toolName"
   | "gatewayName"
   | "effect"

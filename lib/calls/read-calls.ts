@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { callStatuses, calls, events, mcpServers } from "@/db/schema";
+import { callKinds, callStatuses, calls, events, mcpServers } from "@/db/schema";
 import { expireDueApprovals } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -33,6 +33,16 @@ export const listCallsQuerySchema = z.strictObject({
     )
     .pipe(z.array(z.enum(callStatuses, { error: `status is one of ${callStatuses.join(", ")}.` })))
     .optional(),
+  kind: z
+    .string()
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(callKinds, { error: `kind is one of ${callKinds.join(", ")}.` })))
+    .optional(),
   tool: z.string().trim().min(1).max(200).optional(),
   server: z.string().trim().min(1).max(100).optional(),
   requester: z.string().trim().min(1).max(200).optional(),
@@ -56,6 +66,7 @@ export async function listCalls(
     and(
       visibleTo(params),
       query.status ? inArray(calls.status, query.status) : undefined,
+      query.kind ? inArray(calls.kind, query.kind) : undefined,
       query.tool ? eq(calls.gatewayName, query.tool) : undefined,
       query.server ? eq(mcpServers.name, query.server) : undefined,
       query.requester ? eq(calls.requesterId, query.requester) : undefined,
@@ -86,7 +97,7 @@ export async function getCall(
     .where(and(eq(events.tenantId, params.tenantId), eq(events.callId, params.callId)))
     .orderBy(asc(events.id));
   const timeline = rows.map((row) => {
-    const { callId, serverId, serverName, tool, effect, requester, ...detail } = row.data;
+    const { callId, kind, serverId, serverName, tool, effect, requester, ...detail } = row.data;
     return { id: row.id, type: row.type, at: row.createdAt.toISOString(), detail };
   });
   return { call, timeline };

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { approvals, calls } from "@/db/schema";
+import { approvals, type CallKind, calls } from "@/db/schema";
 import { canonicalJson } from "@/lib/catalog/hashing";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -8,12 +8,17 @@ import { recordCallEvent } from "./call-events";
 import { type CallView, loadCallView } from "./call-view";
 import type { Requester } from "./requester";
 
+/** What a record needs of the target: a tool (CallTarget), or a server's resource or prompt. */
+export type RecordTarget = Pick<CallTarget, "serverId" | "serverName" | "toolName" | "effect">;
+
 export type NewCall = {
   id: string;
   tenantId: string;
   requester: Requester;
+  /** a tool call unless said otherwise */
+  kind?: CallKind;
   gatewayName: string;
-  target: CallTarget | undefined;
+  target: RecordTarget | undefined;
   decision: Decision;
   /** scrubbed */
   arguments: Record<string, unknown>;
@@ -105,6 +110,7 @@ export function toCallValues(call: NewCall): typeof calls.$inferInsert {
     tenantId: call.tenantId,
     requesterKind: call.requester.kind,
     requesterId: call.requester.id,
+    kind: call.kind ?? "tool_call",
     serverId: call.target?.serverId ?? null,
     toolName: call.target?.toolName ?? (call.gatewayName.split("__").slice(1).join("__") || call.gatewayName),
     gatewayName: call.gatewayName,

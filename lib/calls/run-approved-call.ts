@@ -3,12 +3,12 @@ import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
-import type { CallToolOptions } from "@/lib/upstream/pool";
+import type { CallToolOptions, ConnectionPool } from "@/lib/upstream/pool";
 import { type CallEventDetail, recordCallEvent } from "./call-events";
 import { recordFinishedCall } from "./call-journal";
 import { type CallErrorCode, type CallRow, type CallView, loadCallView } from "./call-view";
 import { localWaiterOf } from "./local-waiters";
-import { type BoundedResult, boundResult } from "./result-bounds";
+import { type BoundedResult, boundResult, resultListOf } from "./result-bounds";
 import { scrubText } from "./scrub";
 import { openSealedArguments } from "./sealed-arguments";
 import { cachedWorkspaceSecrets } from "./workspace-secrets";
@@ -96,11 +96,10 @@ async function invokeTool(
     durationMs: null,
   });
   const target = checked ? { ...checked, serverEnabled: true } : await findRunTarget(db, call);
+  const what = call.kind === "tool_call" ? call.gatewayName : `the ${kindLabel(call)} of ${call.gatewayName}`;
   // Approval may have taken minutes: what an admin changed meanwhile still counts.
-  if (!target)
-    return fail("policy_denied", `${call.gatewayName} was disabled or removed before it could run.`);
-  if (!target.serverEnabled)
-    return fail("upstream_unavailable", `The server of ${call.gatewayName} is disabled.`);
+  if (!target) return fail("policy_denied", `${what} was disabled or removed before it could run.`);
+  if (!target.serverEnabled) return fail("upstream_unavailable", `The server of ${what} is disabled.`);
   const runtime = await getServerRuntime();
   if (!runtime) return fail("upstream_unavailable", "The connection pool is not running in this process.");
   const args = call.sealedArguments
@@ -109,10 +108,7 @@ async function invokeTool(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const result = await runtime.pool.callTool(call.serverId ?? "", call.toolName, args, {
-      ...options,
-      timeoutMs: target.callTimeoutMs,
-    });
+    const result = await askServer(runtime.pool, call, args, { ...options, timeoutMs: target.callTimeoutMs });
     return { kind: "result", result, durationMs: elapsed() };
   } catch (error) {
     if (options.signal?.aborted) {
@@ -127,8 +123,41 @@ async function invokeTool(
   }
 }
 
-/** The tool as it is now: enabled, live, and its server's call timeout. */
+/** tools/call, resources/read or prompts/get on the pooled connection, by the call's kind. */
+async function askServer(
+  pool: ConnectionPool,
+  call: CallRow,
+  args: Record<string, unknown>,
+  options: RunOptions & { timeoutMs: number },
+): Promise<unknown> {
+  const serverId = call.serverId ?? "";
+  switch (call.kind) {
+    case "tool_call":
+      return pool.callTool(serverId, call.toolName, args, options);
+    case "resource_read":
+      return (await pool.getClient(serverId)).readResource(
+        { uri: call.toolName },
+        { signal: options.signal, timeout: options.timeoutMs },
+      );
+    case "prompt_get":
+      return (await pool.getClient(serverId)).getPrompt(
+        { name: call.toolName, arguments: args as Record<string, string> },
+        { signal: options.signal, timeout: options.timeoutMs },
+      );
+  }
+}
+
+const kindLabel = (call: CallRow) => (call.kind === "resource_read" ? "resource read" : "prompt get");
+
+/** The tool (or, for a read, the server) as it is now: enabled, live, and its server's call timeout. */
 async function findRunTarget(db: Database, call: CallRow) {
+  if (call.kind !== "tool_call") {
+    const [server] = await db
+      .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
+      .from(mcpServers)
+      .where(and(eq(mcpServers.tenantId, call.tenantId), eq(mcpServers.id, call.serverId ?? "")));
+    return server;
+  }
   const [target] = await db
     .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
     .from(tools)
@@ -173,7 +202,9 @@ async function finishCall(
   const status: CallStatus =
     outcome.kind === "result" ? "succeeded" : outcome.code === "cancelled" ? "cancelled" : "failed";
   const result: BoundedResult | null =
-    outcome.kind === "result" ? boundResult(outcome.result, { secrets }) : null;
+    outcome.kind === "result"
+      ? boundResult(outcome.result, { secrets, list: resultListOf(call.kind) })
+      : null;
   const ending = {
     status,
     result,

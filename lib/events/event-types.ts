@@ -19,6 +19,8 @@ const listDiff = z.object({
  */
 const callRef = {
   callId: z.string(),
+  /** left out by events recorded before reads were calls: a tool call */
+  kind: z.enum(["tool_call", "resource_read", "prompt_get"]).optional(),
   serverId: z.string().nullable(),
   serverName: z.string().nullable(),
   tool: z.string(),

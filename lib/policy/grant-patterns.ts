@@ -26,3 +26,20 @@ export function grantMatches(pattern: string, gatewayName: string): boolean {
 export function findGrant(patterns: readonly string[], gatewayName: string): string | undefined {
   return patterns.find((pattern) => grantMatches(pattern, gatewayName));
 }
+
+/** The pattern that grants a whole server: its every tool, and its resources and prompts. */
+export const wholeServerPattern = (serverName: string) => `${serverName}__*`;
+
+/**
+ * Whether the patterns cover a server's resources, resource templates and prompts: only a grant of
+ * the whole server (`<server>__*`) or of everything (`*`) does. A grant of single tools does not —
+ * a resource or prompt can hold anything the server knows, which no single tool's grant implies.
+ */
+export function coversServerCatalog(patterns: readonly string[], serverName: string): boolean {
+  return patterns.some((pattern) => pattern === GRANT_ALL || pattern === wholeServerPattern(serverName));
+}
+
+/** Whether the patterns name anything of the server (a tool of it, at least): it knows the server. */
+export function grantsAnyOfServer(patterns: readonly string[], serverName: string): boolean {
+  return patterns.some((pattern) => pattern === GRANT_ALL || pattern.startsWith(`${serverName}__`));
+}

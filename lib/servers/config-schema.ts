@@ -113,6 +113,10 @@ const commonFields = {
     .min(5, { error: "healthIntervalSeconds must be at least 5." })
     .max(86_400, { error: "healthIntervalSeconds must be at most 86400 (a day)." })
     .default(60),
+  /** Every resources/read of the server waits for a person's approval, like a risky tool call. */
+  resourceReadsNeedApproval: z
+    .boolean({ error: "resourceReadsNeedApproval is true or false." })
+    .default(false),
 };
 
 const stdioSchema = z.strictObject({

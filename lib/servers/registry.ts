@@ -171,6 +171,7 @@ function toColumns(config: ServerConfig): ColumnValues {
     connectTimeoutMs: config.connectTimeoutMs,
     callTimeoutMs: config.callTimeoutMs,
     healthIntervalSeconds: config.healthIntervalSeconds,
+    resourceReadsNeedApproval: config.resourceReadsNeedApproval,
   };
   if (config.transport === "stdio") {
     const { command, args, cwd, env } = config;
@@ -214,6 +215,7 @@ function toConfigInput(row: McpServer): Record<string, unknown> {
     connectTimeoutMs: row.connectTimeoutMs,
     callTimeoutMs: row.callTimeoutMs,
     healthIntervalSeconds: row.healthIntervalSeconds,
+    resourceReadsNeedApproval: row.resourceReadsNeedApproval,
   };
   return row.transport === "stdio"
     ? { ...common, command: row.command, args: row.args, cwd: row.cwd, env: row.env }

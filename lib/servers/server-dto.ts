@@ -27,6 +27,7 @@ export type ServerDto = {
   connectTimeoutMs: number;
   callTimeoutMs: number;
   healthIntervalSeconds: number;
+  resourceReadsNeedApproval: boolean;
   /** Connection state; "unknown" until the connection pool reports one. */
   status: string;
   lastError: string | null;
@@ -83,6 +84,7 @@ export function toServerDto(
     connectTimeoutMs: row.connectTimeoutMs,
     callTimeoutMs: row.callTimeoutMs,
     healthIntervalSeconds: row.healthIntervalSeconds,
+    resourceReadsNeedApproval: row.resourceReadsNeedApproval,
     status: row.enabled ? (context.status?.state ?? "unknown") : "disabled",
     lastError: row.disabledReason ?? context.status?.lastError ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -123,6 +123,7 @@ describe.each(drivers)("HTTP API on %s", (driver) => {
         connectTimeoutMs: 10_000,
         callTimeoutMs: 30_000,
         healthIntervalSeconds: 60,
+        resourceReadsNeedApproval: false,
         status: "unknown",
         lastError: null,
       });

@@ -109,19 +109,7 @@ describe("the call intent log (PGlite on disk)", () => {
     tenantId: "ws-1",
     requester: { kind: "principal", id: "agent-1", name: "agent one" },
     gatewayName: "local-tools__echo",
-    target: {
-      toolId: "tool-1",
-      serverId: "server-1",
-      serverName: "local-tools",
-      serverEnabled: true,
-      toolName: "echo",
-      gatewayName: "local-tools__echo",
-      toolEnabled: true,
-      effect: "read",
-      isClassified: true,
-      approvalRule: "never",
-      callTimeoutMs: 30_000,
-    },
+    target: { serverId: "server-1", serverName: "local-tools", toolName: "echo", effect: "read" },
     decision: { kind: "allow" },
     arguments: { text },
     sealedArguments: null,
@@ -216,6 +204,69 @@ describe("the call intent log (PGlite on disk)", () => {
     const listed = await recordRunningCall(handle.db, newCall("listed at once"));
     const { calls: page } = await listCalls(handle.db, { ...reader, query: {} });
     expect(page.map((c) => [c.id, c.status])).toContainEqual([listed.call.id, "running"]);
+  });
+
+  it("keeps a read's kind through the journal: deferred and whole, written first, and from the log", async () => {
+    const handle = await withTenant(await open("kinds"));
+    await openCallIntents(handle.db, intentsOf("kinds"), { startDeferMs: 600_000 });
+    const read = (text: string): NewCall => ({
+      ...newCall(text),
+      kind: "resource_read",
+      gatewayName: "notes://plan",
+      target: { serverId: "server-1", serverName: "notes", toolName: "notes://plan", effect: "read" },
+    });
+    // Deferred start, then ended: one insert of the whole call.
+    const whole = await recordRunningCall(handle.db, read("whole"));
+    await recordFinishedCall(handle.db, succeeded(whole, "whole"));
+    expect(await rowOf(handle, whole.call.id)).toMatchObject({
+      kind: "resource_read",
+      status: "succeeded",
+      toolName: "notes://plan",
+    });
+    // Deferred start written on its own (a read of the history asks for it), then ended.
+    const started = await recordRunningCall(handle.db, { ...read("started"), kind: "prompt_get" });
+    const listed = await listCalls(handle.db, {
+      tenantId: "ws-1",
+      reader: { kind: "workspace" },
+      query: { kind: "prompt_get" },
+    });
+    expect(listed.calls.map((call) => [call.id, call.kind, call.status])).toEqual([
+      [started.call.id, "prompt_get", "running"],
+    ]);
+    await recordFinishedCall(handle.db, succeeded(started, "started"));
+    expect(await rowOf(handle, started.call.id)).toMatchObject({ kind: "prompt_get", status: "succeeded" });
+    // The kind filter leaves tool calls out, and the events carry the kind.
+    const tools = await listCalls(handle.db, {
+      tenantId: "ws-1",
+      reader: { kind: "workspace" },
+      query: { kind: "tool_call" },
+    });
+    expect(tools.calls.map((call) => call.id)).not.toContain(whole.call.id);
+    const [event] = await handle.db
+      .select({ data: events.data })
+      .from(events)
+      .where(eq(events.callId, whole.call.id))
+      .limit(1);
+    expect(event?.data).toMatchObject({ kind: "resource_read", tool: "notes://plan" });
+  });
+
+  it("replays an intent logged before calls had a kind as a tool call", async () => {
+    const first = await withTenant(await open("old-intent"));
+    await openCallIntents(first.db, intentsOf("old-intent"), { startDeferMs: 600_000 });
+    const running = await recordRunningCall(first.db, newCall("old"));
+    await first.close();
+    // The line as an earlier version wrote it: the start's values without the trailing kind.
+    const [line] = readFileSync(intentsOf("old-intent"), "utf8").trim().split("\n");
+    const intent = JSON.parse(line ?? "{}") as { callId: string; values: Array<string | null> };
+    expect(intent.values.at(-1)).toBe("tool_call");
+    rmSync(intentsOf("old-intent"));
+    appendFileSync(
+      intentsOf("old-intent"),
+      `${JSON.stringify({ callId: intent.callId, values: intent.values.slice(0, -1) })}\n`,
+    );
+    const second = await open("old-intent");
+    expect(await openCallIntents(second.db, intentsOf("old-intent"))).toBe(1);
+    expect(await rowOf(second, running.call.id)).toMatchObject({ kind: "tool_call", status: "running" });
   });
 
   it("without an open log, writes the call before it runs", async () => {

@@ -14,6 +14,7 @@ const commonDefaults = {
   connectTimeoutMs: 10_000,
   callTimeoutMs: 30_000,
   healthIntervalSeconds: 60,
+  resourceReadsNeedApproval: false,
 };
 
 /** zod's stock wording; a person filling in the form should never see it. */

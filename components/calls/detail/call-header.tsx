@@ -2,7 +2,7 @@ import Link from "next/link";
 import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallDto } from "@/lib/calls/call-view";
 import { reachedTool } from "../call-format";
-import { CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
+import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
 
 const errorTitles: Record<string, string> = {
   policy_denied: "Denied",
@@ -28,6 +28,7 @@ export function CallHeader({ call }: { call: CallDto }) {
           <CallStatusBadge status={call.status} />
         </span>
         {call.isError ? <ToolErrorBadge /> : null}
+        <CallKindBadge kind={call.kind} />
         {reachedTool(call) ? <EffectBadge effect={call.effect} /> : null}
       </div>
       <dl className="mt-2 flex flex-wrap gap-x-5 gap-y-1 text-sm">

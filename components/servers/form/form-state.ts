@@ -36,6 +36,7 @@ export type FormState = {
   connectTimeoutMs: string;
   callTimeoutMs: string;
   healthIntervalSeconds: string;
+  resourceReadsNeedApproval: boolean;
 };
 
 export type SetField = <K extends keyof FormState>(key: K, value: FormState[K]) => void;
@@ -66,6 +67,7 @@ export function initialState(server?: ServerDto): FormState {
     connectTimeoutMs: String(server?.connectTimeoutMs ?? 10_000),
     callTimeoutMs: String(server?.callTimeoutMs ?? 30_000),
     healthIntervalSeconds: String(server?.healthIntervalSeconds ?? 60),
+    resourceReadsNeedApproval: server?.resourceReadsNeedApproval ?? false,
   };
 }
 
@@ -81,6 +83,7 @@ export function toConfig(s: FormState): Record<string, unknown> {
     connectTimeoutMs: number(s.connectTimeoutMs),
     callTimeoutMs: number(s.callTimeoutMs),
     healthIntervalSeconds: number(s.healthIntervalSeconds),
+    resourceReadsNeedApproval: s.resourceReadsNeedApproval,
   };
   if (s.transport === "stdio") {
     const args = s.args.split("\n").filter((a) => a.trim() !== "");

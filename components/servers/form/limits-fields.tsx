@@ -9,7 +9,7 @@ const numberFields: { id: NumberField; label: string }[] = [
   { id: "healthIntervalSeconds", label: "Health check every (s)" },
 ];
 
-/** Timeouts, the health-check interval, and whether Switchboard connects at all. */
+/** Timeouts, the health-check interval, whether Switchboard connects at all, and whether reads wait. */
 export function LimitsFields({ state, set, errors }: SectionProps) {
   return (
     <>
@@ -32,6 +32,15 @@ export function LimitsFields({ state, set, errors }: SectionProps) {
           className="h-4 w-4 rounded border-slate-300"
         />
         Enabled — Switchboard connects to it
+      </label>
+      <label className="flex items-center gap-2 self-end pb-1.5 text-sm text-slate-800">
+        <input
+          type="checkbox"
+          checked={state.resourceReadsNeedApproval}
+          onChange={(e) => set("resourceReadsNeedApproval", e.target.checked)}
+          className="h-4 w-4 rounded border-slate-300"
+        />
+        Resource reads need approval — each resources/read waits for an approver
       </label>
     </>
   );

@@ -6,7 +6,7 @@ import { catalogEntries, mcpServers } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
 import type { Database } from "@/lib/db/client";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
-import { GRANT_ALL } from "@/lib/policy/grant-patterns";
+import { coversServerCatalog, grantsAnyOfServer } from "@/lib/policy/grant-patterns";
 import { requireServerRuntime } from "@/lib/runtime/server-runtime";
 import type { GatewayScope } from "./tools";
 
@@ -14,10 +14,12 @@ import type { GatewayScope } from "./tools";
  * Which servers' resources, resource templates and prompts a principal may reach through the
  * gateway, and which server a URI or prompt name leads to.
  *
- * The rule: a principal may see (list, read, get, complete, subscribe) a server's resources,
- * templates and prompts when it is granted at least one tool of that server — a grant pattern `*`,
- * `<server>__*`, or any `<server>__<tool>`. Only enabled servers count. Everything else is
- * invisible, and asking for it anyway is an InvalidParams error that does not say whether it exists.
+ * The rule (lib/policy/grant-patterns.ts, coversServerCatalog): a principal may see (list, read,
+ * get, complete, subscribe) a server's resources, templates and prompts when a grant covers the
+ * whole server — `<server>__*` or `*`. A grant of single tools of it does not: the principal knows
+ * the server, so asking is refused naming the grant it lacks (catalog-access.ts). Only enabled
+ * servers count. Everything else is invisible, and asking for it anyway is an InvalidParams error
+ * that does not say whether it exists.
  *
  * Listings come from the stored catalog (definitions verbatim, as discovered). On `/mcp` prompt
  * names are `<server>__<prompt>` (server names have no `_`, so the first `__` ends the server part);
@@ -28,6 +30,8 @@ import type { GatewayScope } from "./tools";
 export const PROMPT_SEPARATOR = "__";
 
 export type PermittedServer = { id: string; name: string };
+/** A server whose tools the principal is granted, and whether its grants cover its catalog too. */
+export type GrantedServer = PermittedServer & { coversCatalog: boolean };
 export type CatalogScope = { tenantId: string; principalId: string; scope: GatewayScope };
 export type Entry = { server: PermittedServer; definition: Record<string, unknown> };
 type EntryKind = (typeof catalogEntries.$inferSelect)["kind"];
@@ -41,15 +45,15 @@ export const catalogScopeOf = (context: {
   scope: context.scope,
 });
 
-/** Whether the grant patterns give the principal at least one tool of the server (see the rule above). */
-function mayUseServerCatalog(patterns: readonly string[], serverName: string): boolean {
-  return patterns.some(
-    (pattern) => pattern === GRANT_ALL || pattern.startsWith(`${serverName}${PROMPT_SEPARATOR}`),
-  );
-}
-
 /** Enabled servers in scope the principal may use, by name. */
 export async function permittedServers(db: Database, params: CatalogScope): Promise<PermittedServer[]> {
+  return (await grantedServers(db, params))
+    .filter((server) => server.coversCatalog)
+    .map(({ id, name }) => ({ id, name }));
+}
+
+/** Enabled servers in scope the principal is granted anything of, by name. */
+export async function grantedServers(db: Database, params: CatalogScope): Promise<GrantedServer[]> {
   const [patterns, servers] = await Promise.all([
     // The same per-process cache the call path reads: sessions list again after every list_changed.
     principalGrants(db, { tenantId: params.tenantId, principalId: params.principalId }),
@@ -65,7 +69,9 @@ export async function permittedServers(db: Database, params: CatalogScope): Prom
       )
       .orderBy(asc(mcpServers.name)),
   ]);
-  return servers.filter((server) => mayUseServerCatalog(patterns, server.name));
+  return servers
+    .filter((server) => grantsAnyOfServer(patterns, server.name))
+    .map((server) => ({ ...server, coversCatalog: coversServerCatalog(patterns, server.name) }));
 }
 
 export async function listEntries(
@@ -99,8 +105,9 @@ export async function findResourceServer(
   db: Database,
   params: CatalogScope,
   uri: string,
+  known?: PermittedServer[],
 ): Promise<PermittedServer | undefined> {
-  const servers = await permittedServers(db, params);
+  const servers = known ?? (await permittedServers(db, params));
   const listed = await listEntries(db, params, "resource", servers);
   const exact = listed.find((entry) => entry.definition.uri === uri);
   if (exact) return exact.server;
@@ -151,6 +158,7 @@ export async function findPrompt(
   db: Database,
   params: CatalogScope,
   name: string,
+  known?: PermittedServer[],
 ): Promise<{ server: PermittedServer; promptName: string } | undefined> {
   let serverName: string | undefined;
   let promptName = name;
@@ -160,7 +168,7 @@ export async function findPrompt(
     serverName = name.slice(0, at);
     promptName = name.slice(at + PROMPT_SEPARATOR.length);
   }
-  const prompts = await listEntries(db, params, "prompt");
+  const prompts = await listEntries(db, params, "prompt", known);
   const found = prompts.find(
     (entry) =>
       entry.definition.name === promptName && (serverName === undefined || entry.server.name === serverName),

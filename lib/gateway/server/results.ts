@@ -55,7 +55,20 @@ function denialReason(call: CallDto): string {
 function downstreamResult(call: CallDto): CallToolResult {
   // `truncated` is Switchboard's bookkeeping (the content already ends with a notice); not MCP's.
   const { truncated: _truncated, ...result } = call.result ?? { content: [] };
-  return { content: [], ...result } as CallToolResult;
+  switch (call.kind) {
+    case "tool_call":
+      return { content: [], ...result } as CallToolResult;
+    // A read collected with a meta tool (it waited for approval): its contents, as embedded resources.
+    case "resource_read":
+      return {
+        content: ((result.contents as unknown[] | undefined) ?? []).map((resource) => ({
+          type: "resource",
+          resource,
+        })),
+      } as CallToolResult;
+    case "prompt_get":
+      return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }] };
+  }
 }
 
 /**

@@ -97,6 +97,9 @@ export const callPaths: ZodOpenApiPathsObject = {
         status: listCallsQuerySchema.shape.status.meta({
           description: "Comma-separated statuses, e.g. `failed,denied`.",
         }),
+        kind: listCallsQuerySchema.shape.kind.meta({
+          description: "Comma-separated kinds: `tool_call`, `resource_read`, `prompt_get`.",
+        }),
       }),
       responses: [{ status: 200, description: "One page.", schema: callPage }],
     }),

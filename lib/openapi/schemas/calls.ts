@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { approvalStatuses, callStatuses } from "@/db/schema";
+import { approvalStatuses, callKinds, callStatuses } from "@/db/schema";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
 import type { ApprovalInfo, CallDto, CallSummary, Party } from "@/lib/calls/call-view";
 import type { TimelineEntry } from "@/lib/calls/read-calls";
@@ -32,7 +32,14 @@ export const approvalInfoSchema = describes<ApprovalInfo>()(
 
 const summaryFields = {
   id: z.string(),
-  tool: z.string().meta({ description: "The gateway name asked for, `<server>__<tool>`." }),
+  kind: z.enum(callKinds).meta({
+    description:
+      "What was asked of the server: a tool call, a resource read (resources/read) or a prompt get (prompts/get).",
+  }),
+  tool: z.string().meta({
+    description:
+      "The gateway name asked for, `<server>__<tool>`; for a resource read its URI, for a prompt get `<server>__<prompt>`.",
+  }),
   serverId: z.string().nullable(),
   serverName: z.string().nullable(),
   toolName: z.string(),

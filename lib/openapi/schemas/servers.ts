@@ -70,6 +70,9 @@ export const serverSchema = describes<ServerDto>()(
       connectTimeoutMs: z.number(),
       callTimeoutMs: z.number(),
       healthIntervalSeconds: z.number(),
+      resourceReadsNeedApproval: z.boolean().meta({
+        description: "Every resources/read of this server through the gateway waits for a person's approval.",
+      }),
       status: z.string().meta({ description: 'Connection state; "unknown" until the pool reports one.' }),
       lastError: z.string().nullable(),
       createdAt: isoTime(),

@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { catalogEntries, mcpServers } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
+import { listCalls } from "@/lib/calls/read-calls";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
 import { registerServer } from "@/lib/servers/registry";
@@ -16,8 +17,10 @@ import { binOf } from "../../fixtures/mcp-servers/pool-harness";
 
 /*
  * Resources, resource templates and prompts through the gateway, in-process (set up as in
- * gateway.test.ts), against the reference server-everything over stdio. A principal granted one
- * tool of `everything` sees its resources and prompts; the world's agent (no grant there) does not.
+ * gateway.test.ts), against the reference server-everything over stdio. A principal granted the
+ * whole of `everything` (`everything__*`) sees its resources and prompts, and its reads are calls
+ * of their kind in the history; one granted a single tool of it is refused naming that grant (and
+ * the attempt is recorded as denied); the world's agent (no grant there) sees nothing.
  */
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
@@ -52,6 +55,10 @@ describe.each(drivers)("gateway resources and prompts (in-process, %s, server-ev
   let granted: Client;
   let ungranted: Client;
   let grantedKey: string;
+  let grantedId: string;
+  let oneTool: Client;
+  let oneToolId: string;
+  let oneToolKey: string;
 
   beforeAll(async () => {
     world = await openCallsWorld(driver);
@@ -73,21 +80,30 @@ describe.each(drivers)("gateway resources and prompts (in-process, %s, server-ev
         .where(and(eq(mcpServers.id, server.id), eq(catalogEntries.kind, "prompt")));
       return rows.length > 0 ? true : undefined;
     }, "server-everything's catalog");
-    // One tool of the server is enough to see its resources and prompts.
-    grantedKey = (
-      await createTestAgent(world.handle.db, {
-        tenantId: world.tenantId,
-        name: "reader",
-        patterns: ["everything__echo"],
-      })
-    ).key;
+    // A grant of the whole server covers its resources and prompts; one of a single tool does not.
+    const reader = await createTestAgent(world.handle.db, {
+      tenantId: world.tenantId,
+      name: "reader",
+      patterns: ["everything__*"],
+    });
+    grantedKey = reader.key;
+    grantedId = reader.id;
     granted = await connect(grantedKey);
+    const partial = await createTestAgent(world.handle.db, {
+      tenantId: world.tenantId,
+      name: "one-tool",
+      patterns: ["everything__echo"],
+    });
+    oneToolId = partial.id;
+    oneToolKey = partial.key;
+    oneTool = await connect(partial.key);
     ungranted = await connect(world.agent.key);
   });
 
   afterAll(async () => {
     await granted?.close();
     await ungranted?.close();
+    await oneTool?.close();
     await world?.close();
   });
 
@@ -168,5 +184,74 @@ describe.each(drivers)("gateway resources and prompts (in-process, %s, server-ev
     } finally {
       await single.close();
     }
+  });
+
+  it("records reads and prompt gets as calls of their kind, with the principal and outcome", async () => {
+    const { resources } = await granted.listResources();
+    const uri = resources[0]?.uri ?? "";
+    await granted.readResource({ uri });
+    await granted.getPrompt({ name: "everything__simple-prompt" });
+    const scope = { tenantId: world.tenantId, reader: { kind: "workspace" as const } };
+    const reads = await listCalls(world.handle.db, {
+      ...scope,
+      query: { kind: "resource_read", requester: grantedId },
+    });
+    expect(reads.calls[0]).toMatchObject({
+      kind: "resource_read",
+      tool: uri,
+      toolName: uri,
+      status: "succeeded",
+      serverName: "everything",
+      effect: "read",
+      requester: { kind: "principal", id: grantedId, name: "reader" },
+    });
+    const prompts = await listCalls(world.handle.db, {
+      ...scope,
+      query: { kind: "prompt_get", requester: grantedId },
+    });
+    expect(prompts.calls[0]).toMatchObject({
+      kind: "prompt_get",
+      tool: "everything__simple-prompt",
+      toolName: "simple-prompt",
+      status: "succeeded",
+    });
+    const both = await listCalls(world.handle.db, {
+      ...scope,
+      query: { kind: "resource_read,prompt_get", requester: grantedId },
+    });
+    expect(both.calls.every((call) => call.kind !== "tool_call")).toBe(true);
+  });
+
+  it("refuses a principal granted one tool of the server, naming the grant it lacks, and records it", async () => {
+    const { resources } = await granted.listResources();
+    const uri = resources[0]?.uri ?? "";
+    const read = await refusal(oneTool.readResource({ uri }));
+    expect(read.message).toContain("everything__*");
+    const prompt = await refusal(oneTool.getPrompt({ name: "everything__simple-prompt" }));
+    expect(prompt.message).toContain("everything__*");
+    // On /mcp its lists leave the server out; on the server's own endpoint they are refused.
+    expect((await oneTool.listResources()).resources).toEqual([]);
+    expect((await oneTool.listPrompts()).prompts).toEqual([]);
+    const single = await connect(oneToolKey, { server: "everything" });
+    try {
+      expect((await refusal(single.listResources())).message).toContain("everything__*");
+      expect((await refusal(single.listPrompts())).message).toContain("everything__*");
+      // Its tool is still there.
+      expect((await single.listTools()).tools.map((tool) => tool.name)).toContain("echo");
+    } finally {
+      await single.close();
+    }
+    const denied = await listCalls(world.handle.db, {
+      tenantId: world.tenantId,
+      reader: { kind: "workspace" },
+      query: { requester: oneToolId },
+    });
+    expect(denied.calls.map((call) => [call.kind, call.status]).sort()).toEqual([
+      ["prompt_get", "denied"],
+      ["resource_read", "denied"],
+    ]);
+    expect(denied.calls.find((call) => call.kind === "resource_read")?.error?.message).toContain(
+      "everything__*",
+    );
   });
 });
