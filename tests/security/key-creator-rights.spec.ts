@@ -31,7 +31,11 @@ test("an admin's key loses its rights when the admin is demoted, and stops when 
     role: "admin",
   });
   // A second admin, so the workspace may lose Ada as one; Bo later reads the Keys page.
-  const bo = await joinAs(browser, owner, { name: "Bo Reviewer", email: "bo.reviewer@example.com", role: "admin" });
+  const bo = await joinAs(browser, owner, {
+    name: "Bo Reviewer",
+    email: "bo.reviewer@example.com",
+    role: "admin",
+  });
   const created = await ada.request.post("/api/v1/api-keys", {
     data: { name: "ada-automation", scopes: ["admin"] },
     headers: { Origin: baseURL as string },
@@ -104,9 +108,16 @@ test("a principal's gateway key made by an admin keeps working after the admin i
   playwright,
   baseURL,
 }) => {
-  const cy = await joinAs(browser, owner, { name: "Cy Agentmaker", email: "cy.agents@example.com", role: "admin" });
+  const cy = await joinAs(browser, owner, {
+    name: "Cy Agentmaker",
+    email: "cy.agents@example.com",
+    role: "admin",
+  });
   const origin = { Origin: baseURL as string };
-  const principal = await cy.request.post("/api/v1/principals", { data: { name: "cy-agent" }, headers: origin });
+  const principal = await cy.request.post("/api/v1/principals", {
+    data: { name: "cy-agent" },
+    headers: origin,
+  });
   expect(principal.status(), await principal.text()).toBe(201);
   const { principal: agent } = (await principal.json()) as { principal: { id: string } };
   const keyed = await cy.request.post(`/api/v1/principals/${agent.id}/keys`, {
@@ -131,7 +142,11 @@ test("a principal's gateway key made by an admin keeps working after the admin i
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "probe", version: "1" },
+      },
     },
   });
   expect(initialized.status(), await initialized.text()).toBe(200);

@@ -31,11 +31,17 @@ test("the API description offers only the scopes a workspace key can use", async
   expect(operation?.[1]).not.toContain("gateway");
 });
 
-test("a principal's key still carries the gateway scope and reaches /mcp", async ({ owner, playwright, baseURL }) => {
+test("a principal's key still carries the gateway scope and reaches /mcp", async ({
+  owner,
+  playwright,
+  baseURL,
+}) => {
   const principal = await owner.post("/api/v1/principals", { data: { name: "scope-agent" } });
   expect(principal.status(), await principal.text()).toBe(201);
   const { principal: agent } = (await principal.json()) as { principal: { id: string } };
-  const keyed = await owner.post(`/api/v1/principals/${agent.id}/keys`, { data: { name: "scope-agent key" } });
+  const keyed = await owner.post(`/api/v1/principals/${agent.id}/keys`, {
+    data: { name: "scope-agent key" },
+  });
   expect(keyed.status()).toBe(201);
   const { key, apiKey } = (await keyed.json()) as { key: string; apiKey: { scopes: string[] } };
   expect(apiKey.scopes).toEqual(["gateway"]);
@@ -50,7 +56,11 @@ test("a principal's key still carries the gateway scope and reaches /mcp", async
       jsonrpc: "2.0",
       id: 1,
       method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "probe", version: "1" } },
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "probe", version: "1" },
+      },
     },
   });
   expect(initialized.status(), await initialized.text()).toBe(200);
