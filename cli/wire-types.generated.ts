@@ -1901,6 +1901,10 @@ export interface components {
       createdAt: string;
       lastUsedAt: string | null;
       revokedAt: string | null;
+      /** @description The person the key acts for; null for the bootstrap key or a deleted account. */
+      creatorName: string | null;
+      /** @description Why the key does nothing although not revoked: a key acts with at most its creator's current rights ("creator Ada was removed", "creator Ada is now a viewer"). Null when active. */
+      inactiveReason: string | null;
     };
     CreatedApiKey: {
       /** @description The key's value, shown in this answer only. */
@@ -1987,18 +1991,36 @@ export interface components {
           type: "server.registered";
           serverId: string;
           serverName: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
         }
       | {
           /** @constant */
           type: "server.updated";
           serverId: string;
           serverName: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
         }
       | {
           /** @constant */
           type: "server.deleted";
           serverId: string;
           serverName: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
         }
       | {
           /** @constant */
@@ -2070,6 +2092,12 @@ export interface components {
           /** @enum {string} */
           subject: "grants" | "principal" | "api_key" | "tool" | "approval_policy" | "secret" | "gateway";
           subjectId: string | null;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
         }
       | {
           /** @constant */
@@ -5341,7 +5369,7 @@ export interface operations {
       content: {
         "application/json": {
           name: string;
-          scopes: ("admin" | "gateway" | "owner")[];
+          scopes: ("admin" | "owner")[];
         };
       };
     };

@@ -7,7 +7,7 @@ import { confirmedOrYes } from "../prompt";
 import type { ApiKeyWire } from "../wire-types";
 import { pickActiveKey } from "./key-ref";
 
-const scopes = ["admin", "gateway", "owner"] as const;
+const scopes = ["admin", "owner"] as const;
 
 /** The workspace's API keys: what scripts, CI and this CLI sign in with (Settings → API keys). */
 export function registerKeys(program: Command): void {
@@ -48,14 +48,20 @@ export function registerKeys(program: Command): void {
       .argument("<name>", "what it is for, e.g. ci-deploy")
       .option(
         "--scope <scope>",
-        "admin (the REST API and this CLI), gateway (/mcp) or owner (instance settings; instance owners only); repeat for several (default: admin)",
+        "admin (the REST API and this CLI) or owner (instance settings; instance owners only); repeat for several (default: admin). Agents use a principal's key: principals keys <p> --create",
         (value: string, previous: string[] = []) => [...previous, value],
       ),
   ).action(async (name: string, options: { scope?: string[] }, command: Command) => {
     const { client, json } = contextOf(command);
     const chosen = options.scope ?? ["admin"];
     const unknown = chosen.filter((s) => !(scopes as readonly string[]).includes(s));
-    if (unknown.length > 0) throw usageError(`Unknown scope "${unknown[0]}": use admin, gateway or owner.`);
+    if (unknown.length > 0) {
+      throw usageError(
+        unknown[0] === "gateway"
+          ? "The gateway scope belongs to a principal's key: switchboard principals keys <principal> --create."
+          : `Unknown scope "${unknown[0]}": use admin or owner.`,
+      );
+    }
     const body = await client.post<{ key: string; apiKey: ApiKeyWire }>("/api/v1/api-keys", {
       name,
       scopes: chosen,

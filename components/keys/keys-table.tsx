@@ -62,7 +62,17 @@ export function KeysTable({
             {key.lastUsedAt ? <Time iso={key.lastUsedAt} /> : "never"}
           </td>
           <td className="px-4 py-3">
-            {key.revokedAt ? <Badge tone="red">Revoked</Badge> : <Badge tone="green">Active</Badge>}
+            {key.revokedAt ? (
+              <Badge tone="red">Revoked</Badge>
+            ) : key.inactiveReason ? (
+              // Not revoked, but its creator no longer has the rights it needs (lib/auth/key-standing).
+              <>
+                <Badge tone="amber">Inactive</Badge>
+                <span className="mt-1 block text-xs text-slate-600">inactive: {key.inactiveReason}</span>
+              </>
+            ) : (
+              <Badge tone="green">Active</Badge>
+            )}
           </td>
           <td className="px-4 py-3 text-right">{key.revokedAt ? null : revokeButton(key)}</td>
         </tr>

@@ -39,8 +39,9 @@ export function CreateApiKey() {
     <section className="mb-6 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
       <h2 className="text-sm font-semibold text-slate-900">Create an API key</h2>
       <p className="mt-1 text-sm text-slate-600">
-        <strong>admin</strong> keys manage this workspace through the REST API and CLI;{" "}
-        <strong>gateway</strong> keys list and call tools through <code className="font-mono">/mcp</code>.
+        <strong>admin</strong> keys manage this workspace through the REST API and CLI, with at most your own
+        role: if you stop being an admin here, the key stops too. Agents reach{" "}
+        <code className="font-mono">/mcp</code> with a principal&apos;s key (Principals).
       </p>
       <form onSubmit={submit} noValidate className="mt-3 flex flex-wrap items-start gap-4">
         <div className="w-64">
@@ -53,9 +54,6 @@ export function CreateApiKey() {
           <div className="flex gap-4 text-sm">
             <label className="flex items-center gap-1.5">
               <input type="checkbox" name="scopes" value="admin" defaultChecked /> admin
-            </label>
-            <label className="flex items-center gap-1.5">
-              <input type="checkbox" name="scopes" value="gateway" /> gateway
             </label>
           </div>
           {errors.scopes ? <p className="mt-1 text-xs text-red-700">{errors.scopes.join(" ")}</p> : null}

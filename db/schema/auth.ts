@@ -109,6 +109,8 @@ export const auditEvents = pgTable(
     action: text("action").notNull(),
     actorKind: text("actor_kind", { enum: ["operator", "api_key", "system", "anonymous"] }).notNull(),
     actorId: text("actor_id"),
+    /** the person's or key's name when it acted: still says who after they are gone */
+    actorName: text("actor_name"),
     subject: text("subject"),
     ipAddress: text("ip_address"),
     detail: text("detail"),

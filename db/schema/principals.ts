@@ -14,9 +14,15 @@ export const principals = pgTable(
   (t) => [uniqueIndex("principals_tenant_name_key").on(t.tenantId, t.name)],
 );
 
-/** owner: acts as an instance owner (Settings → Instance) while its creator is one; the bootstrap key always. */
+/**
+ * admin: manages the workspace while its creator is an admin of it; owner: acts as an instance owner
+ * (Settings → Instance) while its creator is one (the bootstrap key always); gateway: a principal's
+ * key only, for /mcp and /calls (lib/auth/key-standing.ts).
+ */
 export const apiKeyScopes = ["admin", "gateway", "owner"] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
+/** What a workspace key (not a principal's) may be given. */
+export const workspaceKeyScopes = ["admin", "owner"] as const;
 
 /** API keys: only a SHA-256 hash is stored; the prefix is shown so people can tell keys apart. */
 export const apiKeys = pgTable(
@@ -29,7 +35,10 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
     scopes: jsonb("scopes").$type<ApiKeyScope[]>().notNull(),
-    /** the operator who created it (null for the bootstrap key) */
+    /**
+     * the person it acts for: its creator, or the creator of the key that made it; null for the
+     * machine's bootstrap key and keys made with it (lib/auth/key-standing.ts)
+     */
     createdBy: text("created_by"),
     lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),

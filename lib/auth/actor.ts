@@ -9,6 +9,7 @@ import { verifyApiKey } from "./api-keys";
 import type { AuditActor } from "./audit";
 import { getAuth } from "./better-auth";
 import { type Authority, isInstanceOwner } from "./instance-owners";
+import { keyRefusal, loadCreator, standingOf } from "./key-standing";
 
 export const WORKSPACE_COOKIE = "switchboard_workspace";
 
@@ -18,9 +19,13 @@ export type Actor = (
   | {
       kind: "api_key";
       keyId: string;
+      keyName: string;
       tenant: Tenant;
+      /** what the key may do now: its scopes ∩ its creator's current standing (lib/auth/key-standing) */
       scopes: ApiKeyScope[];
       principalId: string | null;
+      /** the person the key acts for (its creator); null for the machine's bootstrap key */
+      personId: string | null;
       /** admin-scoped keys act as admins on the REST API; gateway-only keys have no REST role. */
       role: Role | null;
     }
@@ -31,7 +36,10 @@ export type Actor = (
 
 export const actorId = (actor: Actor) => (actor.kind === "operator" ? actor.userId : actor.keyId);
 
-export const auditActorOf = (actor: Actor): AuditActor => ({ kind: actor.kind, id: actorId(actor) });
+export const auditActorOf = (actor: Actor): AuditActor =>
+  actor.kind === "operator"
+    ? { kind: "operator", id: actor.userId, name: actor.name }
+    : { kind: "api_key", id: actor.keyId, name: actor.keyName, personId: actor.personId };
 
 export const authorityOf = (actor: Actor): Authority => ({
   by: auditActorOf(actor),
@@ -70,8 +78,18 @@ export async function resolveOperator(db: Database, headers: Headers): Promise<A
   };
 }
 
+/**
+ * A key acts with at most its creator's current rights, read on every request (not cached): a
+ * demotion or removal takes effect on the key's next request, in every process.
+ */
 async function actorFromKey(db: Database, value: string): Promise<Actor> {
   const key = await verifyApiKey(db, value);
+  const creator =
+    key.principalId === null && key.createdBy !== null
+      ? await loadCreator(db, { tenantId: key.tenantId, userId: key.createdBy })
+      : { creatorName: null, creatorRole: null, creatorIsOwner: false };
+  const standing = standingOf({ ...key, ...creator });
+  if (standing.kind === "inactive") throw keyRefusal(standing);
   const tenant = await decisionCache.get(key.tenantId, "tenant", async () => {
     const [row] = await db.select().from(tenants).where(eq(tenants.id, key.tenantId));
     if (!row) throw new AppError("unauthenticated", "The API key's workspace no longer exists.");
@@ -80,14 +98,15 @@ async function actorFromKey(db: Database, value: string): Promise<Actor> {
   return {
     kind: "api_key",
     keyId: key.id,
+    keyName: key.name,
     tenant,
-    scopes: key.scopes,
+    scopes: standing.scopes,
     principalId: key.principalId,
-    role: key.scopes.includes("admin") ? "admin" : null,
+    personId: key.createdBy,
+    role: standing.scopes.includes("admin") ? "admin" : null,
     // An owner key acts as an owner while the person who made it is one; the bootstrap key (made by
     // whoever configured the machine) always does.
-    instanceOwner:
-      key.scopes.includes("owner") && (key.createdBy === null || (await isInstanceOwner(db, key.createdBy))),
+    instanceOwner: standing.scopes.includes("owner"),
   };
 }
 

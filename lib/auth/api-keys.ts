@@ -1,20 +1,37 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt, or } from "drizzle-orm";
 import { z } from "zod";
-import { type ApiKeyScope, apiKeyScopes, apiKeys, principals } from "@/db/schema";
-import type { Database } from "@/lib/db/client";
+import {
+  type ApiKeyScope,
+  apiKeys,
+  instanceOwners,
+  memberships,
+  principals,
+  users,
+  workspaceKeyScopes,
+} from "@/db/schema";
+import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
 import { type AuditActor, auditedBy, recordAudit, userIdOf } from "./audit";
+import { standingOf } from "./key-standing";
 
 const KEY_PREFIX = "sb_";
 
 export const createApiKeySchema = z.strictObject({
   name: z.string().trim().min(1, { error: "Give the key a name, e.g. ci-deploy." }).max(100),
   scopes: z
-    .array(z.enum(apiKeyScopes, { error: "Scopes are admin, gateway and owner." }))
+    .array(
+      z.enum(workspaceKeyScopes, {
+        // A workspace key with `gateway` would be refused by /mcp and /calls: say where it belongs.
+        error: (issue) =>
+          issue.input === "gateway"
+            ? "The gateway scope belongs to a principal's key: create a principal (an agent) and give it a key (POST /api/v1/principals/{id}/keys)."
+            : "Scopes are admin and owner.",
+      }),
+    )
     .min(1, { error: "Pick at least one scope." })
     .transform((s) => [...new Set(s)]),
 });
@@ -30,13 +47,17 @@ export type ApiKeyDto = {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** the person it acts for (name); null for the machine's bootstrap key or a deleted account */
+  creatorName: string | null;
+  /** why it does nothing now although not revoked ("creator Ada was removed"); null when active */
+  inactiveReason: string | null;
 };
 
 export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
 const generateKey = () => `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
 const prefixOf = (key: string) => key.slice(0, KEY_PREFIX.length + 6);
 
-/** Creates a key and returns its value once; only the hash is stored. */
+/** Creates a workspace key (not a principal's) and returns its value once; only the hash is stored. */
 export async function createApiKey(
   db: Database,
   params: {
@@ -45,7 +66,6 @@ export async function createApiKey(
     by: AuditActor;
     /** whether the creator holds instance authority: only then may a key have the owner scope */
     instanceOwner?: boolean;
-    principalId?: string;
     value?: string;
   },
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
@@ -61,16 +81,39 @@ export async function createApiKey(
       { fieldErrors: { scopes: ["The owner scope needs an instance owner, signed in."] } },
     );
   }
+  return insertApiKey(db, { ...params, name: input.name, scopes: input.scopes, principalId: null });
+}
+
+/** A principal's key: gateway-only, whoever makes it (lib/principals/principal-access). */
+export function createGatewayKey(
+  db: Database,
+  params: { tenantId: string; principalId: string; name: string; by: AuditActor },
+): Promise<{ key: string; apiKey: ApiKeyDto }> {
+  return insertApiKey(db, { ...params, scopes: ["gateway"] });
+}
+
+async function insertApiKey(
+  db: Database,
+  params: {
+    tenantId: string;
+    principalId: string | null;
+    name: string;
+    scopes: ApiKeyScope[];
+    by: AuditActor;
+    value?: string;
+  },
+): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const key = params.value ?? generateKey();
   const [row] = await db
     .insert(apiKeys)
     .values({
       tenantId: params.tenantId,
-      principalId: params.principalId ?? null,
-      name: input.name,
+      principalId: params.principalId,
+      name: params.name,
       prefix: prefixOf(key),
       keyHash: hashApiKey(key),
-      scopes: input.scopes,
+      scopes: params.scopes,
+      // The person it acts for: a key made by a key is still its creator person's.
       createdBy: userIdOf(params.by),
     })
     .returning();
@@ -80,19 +123,49 @@ export async function createApiKey(
     action: "api_key.created",
     ...auditedBy(params.by),
     subject: row.id,
-    detail: `${input.name} (${input.scopes.join(", ")})`,
+    detail: `${params.name} (${params.scopes.join(", ")})`,
   });
-  return { key, apiKey: toDto(row) };
+  const [dto] = await listApiKeys(db, { tenantId: params.tenantId, id: row.id });
+  if (!dto) throw new AppError("internal", "The key could not be created.");
+  return { key, apiKey: dto };
 }
 
-export async function listApiKeys(db: Database, params: { tenantId: string }): Promise<ApiKeyDto[]> {
+/** The workspace's keys, newest first, each with whether its creator's standing still lets it act. */
+export async function listApiKeys(
+  db: Queryable,
+  params: { tenantId: string; id?: string },
+): Promise<ApiKeyDto[]> {
   const rows = await db
-    .select({ key: apiKeys, principalName: principals.name })
+    .select({
+      key: apiKeys,
+      principalName: principals.name,
+      creatorName: users.name,
+      creatorRole: memberships.role,
+      creatorOwner: instanceOwners.userId,
+    })
     .from(apiKeys)
     .leftJoin(principals, eq(principals.id, apiKeys.principalId))
-    .where(eq(apiKeys.tenantId, params.tenantId))
+    .leftJoin(users, eq(users.id, apiKeys.createdBy))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.userId, apiKeys.createdBy), eq(memberships.tenantId, apiKeys.tenantId)),
+    )
+    .leftJoin(instanceOwners, eq(instanceOwners.userId, apiKeys.createdBy))
+    .where(and(eq(apiKeys.tenantId, params.tenantId), params.id ? eq(apiKeys.id, params.id) : undefined))
     .orderBy(desc(apiKeys.createdAt));
-  return rows.map((row) => toDto(row.key, row.principalName));
+  return rows.map((row) => {
+    const standing = standingOf({
+      ...row.key,
+      creatorName: row.creatorName,
+      creatorRole: row.creatorRole,
+      creatorIsOwner: row.creatorOwner !== null,
+    });
+    return {
+      ...toDto(row.key, row.principalName),
+      creatorName: row.creatorName,
+      inactiveReason: standing.kind === "inactive" ? standing.reason : null,
+    };
+  });
 }
 
 export async function revokeApiKey(
@@ -119,6 +192,7 @@ const USE_RECORD_INTERVAL_MS = 60_000;
 
 export type VerifiedKey = {
   id: string;
+  name: string;
   tenantId: string;
   scopes: ApiKeyScope[];
   principalId: string | null;
@@ -147,6 +221,7 @@ async function findActiveKey(db: Database, hash: string): Promise<VerifiedKey> {
   lastUseRecorded.set(row.id, row.lastUsedAt?.getTime() ?? 0);
   return {
     id: row.id,
+    name: row.name,
     tenantId: row.tenantId,
     scopes: row.scopes,
     principalId: row.principalId,
@@ -174,7 +249,10 @@ function recordKeyUse(db: Database, keyId: string): void {
     });
 }
 
-function toDto(row: typeof apiKeys.$inferSelect, principalName: string | null = null): ApiKeyDto {
+function toDto(
+  row: typeof apiKeys.$inferSelect,
+  principalName: string | null,
+): Omit<ApiKeyDto, "creatorName" | "inactiveReason"> {
   return {
     id: row.id,
     name: row.name,

@@ -113,7 +113,8 @@ export async function listAuditEntries(
       actor: {
         kind: row.event.actorKind,
         id: row.event.actorId,
-        name: row.actorUserName ?? row.actorKeyName,
+        // The name as it is now, else as it was when it acted (the person or key may be gone).
+        name: row.actorUserName ?? row.actorKeyName ?? row.event.actorName,
       },
       subject: subjectOf(row),
       detail: row.event.detail,

@@ -1,5 +1,6 @@
 import { auditEvents } from "@/db/schema";
-import type { Queryable } from "@/lib/db/client";
+import type { Database, Queryable } from "@/lib/db/client";
+import type { ChangedBy } from "@/lib/events/event-types";
 
 export type AuditAction =
   | "auth.signed_in"
@@ -13,6 +14,19 @@ export type AuditAction =
   | "member.removed"
   | "api_key.created"
   | "api_key.revoked"
+  | "api_key.deactivated"
+  | "api_key.reactivated"
+  | "server.registered"
+  | "server.updated"
+  | "server.deleted"
+  | "secret.set"
+  | "secret.deleted"
+  | "principal.created"
+  | "principal.deleted"
+  | "principal.grants_changed"
+  | "tool.policy_changed"
+  | "policy.approvals_changed"
+  | "policy.egress_changed"
   | "gateway.loopback_mapping_changed"
   | "workspace.created"
   | "instance.owner_added"
@@ -24,19 +38,38 @@ export type AuditEntry = {
   action: AuditAction;
   actorKind: "operator" | "api_key" | "system" | "anonymous";
   actorId?: string | null;
+  /** the person's or the key's name when it acted */
+  actorName?: string | null;
   subject?: string | null;
   ipAddress?: string | null;
   detail?: string | null;
 };
 
-/** Who made a change, as the audit log records it; `null` is Switchboard itself (a first start). */
-export type AuditActor = { kind: "operator" | "api_key"; id: string } | null;
+/**
+ * Who made a change, as the audit log records it; `null` is Switchboard itself (a first start).
+ * `name` is kept with the entry, so it still says who after the person or key is gone. A key's
+ * `personId` is the person it acts for (its creator; null for the machine's bootstrap key).
+ */
+export type AuditActor =
+  | { kind: "operator"; id: string; name?: string }
+  | { kind: "api_key"; id: string; name?: string; personId?: string | null }
+  | null;
 
-export const auditedBy = (by: AuditActor): Pick<AuditEntry, "actorKind" | "actorId"> =>
-  by ? { actorKind: by.kind, actorId: by.id } : { actorKind: "system", actorId: null };
+export const auditedBy = (by: AuditActor): Pick<AuditEntry, "actorKind" | "actorId" | "actorName"> =>
+  by
+    ? { actorKind: by.kind, actorId: by.id, actorName: by.name ?? null }
+    : { actorKind: "system", actorId: null, actorName: null };
 
-/** The user behind a change, for columns that name a person (created by, invited by). */
-export const userIdOf = (by: AuditActor): string | null => (by?.kind === "operator" ? by.id : null);
+/** The same "who" for the event a change records (lib/events: `by`). */
+export const changedByOf = (by: AuditActor): ChangedBy =>
+  by ? { kind: by.kind, id: by.id, name: by.name ?? null } : { kind: "system", id: null, name: null };
+
+/**
+ * The person behind a change, for columns that name one (created by, invited by): the operator, or
+ * the person a key acts for — so a key made by a key is still its creator person's.
+ */
+export const userIdOf = (by: AuditActor): string | null =>
+  by?.kind === "operator" ? by.id : by?.kind === "api_key" ? (by.personId ?? null) : null;
 
 /** Never pass secrets, passwords or keys here: the audit log is read by people. */
 export async function recordAudit(db: Queryable, entry: AuditEntry): Promise<void> {

@@ -1,10 +1,11 @@
-import { and, asc, count, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { auditEvents, memberships, type Role, roles, users } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { type AuditActor, auditedBy, recordAudit } from "./audit";
+import { recordKeyStandingChanges } from "./key-standing";
 
 export type MemberDto = {
   userId: string;
@@ -54,28 +55,42 @@ export const changeRoleSchema = z.strictObject({
   role: z.enum(roles, { error: "Pick a role: admin, approver or viewer." }),
 });
 
+/**
+ * Role changes and removals hold a lock on the workspace's admin memberships while they check that
+ * another admin stays (SELECT … FOR UPDATE): two admins demoting each other at once on PostgreSQL
+ * then run one after the other, and the second sees the first's result — one admin is always left.
+ * The audit entries (and the deactivation of the person's keys) commit with the change.
+ */
 export async function changeMemberRole(
   db: Database,
   params: { tenantId: string; userId: string; input: unknown; by: AuditActor },
 ): Promise<MemberDto> {
-  const { userId } = params;
+  const { userId, tenantId } = params;
   const { role } = parseOrThrow(changeRoleSchema, params.input, "The role change");
   await db.transaction(async (tx) => {
-    const current = await getMembershipOrThrow(tx, params.tenantId, userId);
-    if (current.role === "admin" && role !== "admin") await assertAnotherAdmin(tx, params.tenantId);
+    const admins = await lockAdmins(tx, tenantId);
+    const current = await getMembershipOrThrow(tx, tenantId, userId);
+    if (current.role === "admin" && role !== "admin") assertAnotherAdmin(admins, userId);
     await tx
       .update(memberships)
       .set({ role })
-      .where(and(eq(memberships.tenantId, params.tenantId), eq(memberships.userId, userId)));
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+    await recordAudit(tx, {
+      tenantId,
+      action: "member.role_changed",
+      ...auditedBy(params.by),
+      subject: userId,
+      detail: `to ${role}`,
+    });
+    await recordKeyStandingChanges(tx, {
+      tenantId,
+      userId,
+      before: current.role,
+      after: role,
+      by: params.by,
+    });
   });
-  await recordAudit(db, {
-    tenantId: params.tenantId,
-    action: "member.role_changed",
-    ...auditedBy(params.by),
-    subject: userId,
-    detail: `to ${role}`,
-  });
-  const [member] = await listMembers(db, { tenantId: params.tenantId, userId });
+  const [member] = await listMembers(db, { tenantId, userId });
   if (!member) throw new AppError("not_found", "That person is no longer a member of this workspace.");
   return member;
 }
@@ -84,18 +99,22 @@ export async function removeMember(
   db: Database,
   params: { tenantId: string; userId: string; by: AuditActor },
 ): Promise<void> {
+  const { userId, tenantId } = params;
   await db.transaction(async (tx) => {
-    const current = await getMembershipOrThrow(tx, params.tenantId, params.userId);
-    if (current.role === "admin") await assertAnotherAdmin(tx, params.tenantId);
+    const admins = await lockAdmins(tx, tenantId);
+    const current = await getMembershipOrThrow(tx, tenantId, userId);
+    if (current.role === "admin") assertAnotherAdmin(admins, userId);
     await tx
       .delete(memberships)
-      .where(and(eq(memberships.tenantId, params.tenantId), eq(memberships.userId, params.userId)));
-  });
-  await recordAudit(db, {
-    tenantId: params.tenantId,
-    action: "member.removed",
-    ...auditedBy(params.by),
-    subject: params.userId,
+      .where(and(eq(memberships.tenantId, tenantId), eq(memberships.userId, userId)));
+    await recordAudit(tx, { tenantId, action: "member.removed", ...auditedBy(params.by), subject: userId });
+    await recordKeyStandingChanges(tx, {
+      tenantId,
+      userId,
+      before: current.role,
+      after: null,
+      by: params.by,
+    });
   });
 }
 
@@ -108,12 +127,20 @@ async function getMembershipOrThrow(db: Queryable, tenantId: string, userId: str
   return row;
 }
 
-async function assertAnotherAdmin(db: Queryable, tenantId: string) {
-  const [row] = await db
-    .select({ n: count() })
+/**
+ * The workspace's admins, locked until the transaction ends. A concurrent change waiting on the
+ * lock re-reads each row when it gets it, so an admin demoted meanwhile is no longer counted.
+ */
+function lockAdmins(tx: Queryable, tenantId: string): Promise<{ userId: string }[]> {
+  return tx
+    .select({ userId: memberships.userId })
     .from(memberships)
-    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin")));
-  if ((row?.n ?? 0) <= 1) {
+    .where(and(eq(memberships.tenantId, tenantId), eq(memberships.role, "admin")))
+    .for("update");
+}
+
+function assertAnotherAdmin(admins: readonly { userId: string }[], leaving: string): void {
+  if (!admins.some((admin) => admin.userId !== leaving)) {
     throw new AppError("conflict", "A workspace needs at least one admin. Make someone else admin first.");
   }
 }

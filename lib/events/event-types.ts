@@ -7,6 +7,17 @@ import type { EventTypeName } from "./event-names";
  */
 const connectionState = z.enum(["disconnected", "connecting", "ready", "degraded", "crash-loop", "disabled"]);
 const serverRef = { serverId: z.string(), serverName: z.string() };
+/**
+ * Who made a configuration change: a person, an API key (by id and name, as when it acted), or
+ * Switchboard itself (a first start, a policy sweep). Optional: events recorded before it was kept.
+ */
+const changedBy = z.object({
+  kind: z.enum(["operator", "api_key", "system"]),
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+});
+export type ChangedBy = z.infer<typeof changedBy>;
+const byRef = { by: changedBy.optional() };
 const listDiff = z.object({
   added: z.array(z.string()),
   removed: z.array(z.string()),
@@ -72,9 +83,9 @@ export const eventSchema = z.discriminatedUnion("type", [
     error: z.string().optional(),
   }),
   // Configuration changes: every process's runtime follows them (its pool connects or drops the server).
-  z.object({ type: z.literal("server.registered"), ...serverRef }),
-  z.object({ type: z.literal("server.updated"), ...serverRef }),
-  z.object({ type: z.literal("server.deleted"), ...serverRef }),
+  z.object({ type: z.literal("server.registered"), ...serverRef, ...byRef }),
+  z.object({ type: z.literal("server.updated"), ...serverRef, ...byRef }),
+  z.object({ type: z.literal("server.deleted"), ...serverRef, ...byRef }),
   /** A policy (the instance's or the workspace's) no longer allows the server: it was disabled, never kept running. */
   z.object({
     type: z.literal("server.disabled_by_policy"),
@@ -114,6 +125,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     type: z.literal("policy.changed"),
     subject: z.enum(["grants", "principal", "api_key", "tool", "approval_policy", "secret", "gateway"]),
     subjectId: z.string().nullable(),
+    ...byRef,
   }),
   /**
    * A gateway session was closed to make room for a newer one of the same principal or workspace

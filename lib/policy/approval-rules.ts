@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type EffectClass, effectClasses, tenantPolicies } from "@/db/schema";
+import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Queryable } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/validation";
 import { recordPolicyChange } from "./policy-events";
@@ -44,7 +45,7 @@ export async function getApprovalPolicy(
 /** PUT semantics: fields left out take their defaults. */
 export async function putApprovalPolicy(
   db: Queryable,
-  params: { tenantId: string; input: unknown },
+  params: { tenantId: string; input: unknown; by: AuditActor },
 ): Promise<ApprovalPolicy> {
   const policy = parseOrThrow(approvalPolicySchema, params.input, "The approval policy");
   await db
@@ -54,6 +55,12 @@ export async function putApprovalPolicy(
       target: [tenantPolicies.tenantId, tenantPolicies.kind],
       set: { policy, updatedAt: sql`now()` },
     });
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "approval_policy" });
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "policy.approvals_changed",
+    ...auditedBy(params.by),
+    detail: `approval for ${policy.requireApprovalFor.join(", ") || "nothing"}; self-approval ${policy.forbidSelfApproval ? "forbidden" : "allowed"}; expiry ${policy.expirySeconds}s`,
+  });
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "approval_policy", by: params.by });
   return policy;
 }

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { apiKeys, grants, principals } from "@/db/schema";
-import { type ApiKeyDto, createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
-import type { AuditActor } from "@/lib/auth/audit";
+import { type ApiKeyDto, createGatewayKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { replaceGrantsSchema } from "@/lib/policy/grants";
@@ -20,7 +20,8 @@ export const createPrincipalKeySchema = z.strictObject({
 
 /**
  * A key for the principal, shown once. Always gateway-only: an agent's key must not manage the
- * workspace, or it could grant itself tools and approve its own calls.
+ * workspace, or it could grant itself tools and approve its own calls. It is the agent's, not its
+ * maker's rights, so it keeps working when its maker leaves (lib/auth/key-standing.ts).
  */
 export async function createPrincipalKey(
   db: Database,
@@ -28,10 +29,10 @@ export async function createPrincipalKey(
 ): Promise<{ key: string; apiKey: ApiKeyDto }> {
   const { name } = parseOrThrow(createPrincipalKeySchema, params.input, "The API key");
   const principal = await getPrincipalRowOrThrow(db, { tenantId: params.tenantId, id: params.principalId });
-  const created = await createApiKey(db, {
+  const created = await createGatewayKey(db, {
     tenantId: params.tenantId,
     principalId: principal.id,
-    input: { name, scopes: ["gateway"] },
+    name,
     by: params.by,
   });
   return { ...created, apiKey: { ...created.apiKey, principalName: principal.name } };
@@ -58,7 +59,7 @@ export async function revokePrincipalKey(
 /** Replaces the whole set at once, so what an admin saved is exactly what is enforced. */
 export async function replaceGrants(
   db: Database,
-  params: PrincipalRef & { input: unknown },
+  params: PrincipalRef & { input: unknown; by: AuditActor },
 ): Promise<string[]> {
   const { patterns } = parseOrThrow(replaceGrantsSchema, params.input, "The grants");
   const saved = await db.transaction(async (tx) => {
@@ -82,7 +83,15 @@ export async function replaceGrants(
       );
     }
     await touchPrincipal(tx, { tenantId: params.tenantId, id: params.principalId });
-    return listGrantPatterns(tx, params);
+    const saved = await listGrantPatterns(tx, params);
+    await recordAudit(tx, {
+      tenantId: params.tenantId,
+      action: "principal.grants_changed",
+      ...auditedBy(params.by),
+      subject: params.principalId,
+      detail: saved.length > 0 ? saved.join(", ") : "no grants",
+    });
+    return saved;
   });
   // After the commit, not inside it: recorded outside a transaction, the event reaches this
   // process's caches before this returns (inside one it would wait for the relay).
@@ -90,6 +99,7 @@ export async function replaceGrants(
     tenantId: params.tenantId,
     subject: "grants",
     subjectId: params.principalId,
+    by: params.by,
   });
   return saved;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { grants, principals, type principals as principalsTable } from "@/db/schema";
 import { type ApiKeyDto, listApiKeys } from "@/lib/auth/api-keys";
+import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database, Queryable } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
@@ -37,22 +38,30 @@ type Scope = { tenantId: string };
 
 export async function createPrincipal(
   db: Database,
-  params: Scope & { input: unknown },
+  params: Scope & { input: unknown; by: AuditActor },
 ): Promise<PrincipalDto> {
   const input = parseOrThrow(createPrincipalSchema, params.input, "The principal");
+  let row: PrincipalRow | undefined;
   try {
-    const [row] = await db
+    [row] = await db
       .insert(principals)
       .values({ tenantId: params.tenantId, name: input.name, description: input.description ?? null })
       .returning();
-    if (!row) throw new AppError("internal", "The principal could not be created.");
-    return toDto(row, [], []);
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     throw new AppError("conflict", `A principal named "${input.name}" already exists in this workspace.`, {
       fieldErrors: { name: ["This name is already taken."] },
     });
   }
+  if (!row) throw new AppError("internal", "The principal could not be created.");
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "principal.created",
+    ...auditedBy(params.by),
+    subject: row.id,
+    detail: row.name,
+  });
+  return toDto(row, [], []);
 }
 
 export async function listPrincipals(db: Database, params: Scope): Promise<PrincipalDto[]> {
@@ -87,13 +96,28 @@ export async function getPrincipal(db: Database, params: Scope & { id: string })
 }
 
 /** Its keys and grants go with it (foreign keys cascade); its call history stays. */
-export async function deletePrincipal(db: Database, params: Scope & { id: string }): Promise<void> {
-  const deleted = await db
+export async function deletePrincipal(
+  db: Database,
+  params: Scope & { id: string; by: AuditActor },
+): Promise<void> {
+  const [deleted] = await db
     .delete(principals)
     .where(and(eq(principals.tenantId, params.tenantId), eq(principals.id, params.id)))
-    .returning({ id: principals.id });
-  if (deleted.length === 0) throw principalNotFound();
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "principal", subjectId: params.id });
+    .returning({ id: principals.id, name: principals.name });
+  if (!deleted) throw principalNotFound();
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "principal.deleted",
+    ...auditedBy(params.by),
+    subject: deleted.id,
+    detail: deleted.name,
+  });
+  await recordPolicyChange(db, {
+    tenantId: params.tenantId,
+    subject: "principal",
+    subjectId: params.id,
+    by: params.by,
+  });
 }
 
 export async function getPrincipalRowOrThrow(

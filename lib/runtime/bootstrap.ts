@@ -10,7 +10,7 @@ export type BootstrapOptions = { seedDemoServers: boolean; bootstrapApiKey?: str
 
 /**
  * Runs after migrations on every start. On an empty database: the first workspace, the demo
- * servers, and — for headless installs — an admin API key of exactly the given value.
+ * servers, and — for headless installs — an admin + owner API key of exactly the given value.
  */
 export async function bootstrapDatabase(db: Database, options: BootstrapOptions) {
   const { tenant, created } = await ensureDefaultTenant(db);
@@ -22,7 +22,9 @@ export async function bootstrapDatabase(db: Database, options: BootstrapOptions)
   if (options.bootstrapApiKey) {
     await createApiKey(db, {
       tenantId: tenant.id,
-      input: { name: "bootstrap", scopes: ["admin", "gateway", "owner"] },
+      // The machine's key (no person behind it, lib/auth/key-standing): admin and owner; agents
+      // reach the gateway with a principal's key.
+      input: { name: "bootstrap", scopes: ["admin", "owner"] },
       by: null,
       instanceOwner: true,
       value: options.bootstrapApiKey,

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { secrets } from "@/db/schema";
+import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -41,7 +42,7 @@ const aad = (tenantId: string, name: string) => `${tenantId}/${name}`;
 /** Writes (or replaces) a secret. Returns only its name and times: a value never comes back out. */
 export async function putSecret(
   db: Database,
-  params: { tenantId: string; name: string; value: string },
+  params: { tenantId: string; name: string; value: string; by: AuditActor },
 ): Promise<SecretSummary & { created: boolean }> {
   const ciphertext = encryptSecret(secretKey(), params.value, aad(params.tenantId, params.name));
   const [row] = await db
@@ -59,7 +60,20 @@ export async function putSecret(
       created: sql<boolean>`(xmax = 0)`,
     });
   if (!row) throw new AppError("internal", "The secret could not be stored.");
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "secret", subjectId: row.name });
+  // The name only: a value never reaches the audit log or an event.
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "secret.set",
+    ...auditedBy(params.by),
+    subject: row.name,
+    detail: row.created ? "created" : "replaced",
+  });
+  await recordPolicyChange(db, {
+    tenantId: params.tenantId,
+    subject: "secret",
+    subjectId: row.name,
+    by: params.by,
+  });
   return {
     name: row.name,
     created: row.created,
@@ -115,11 +129,25 @@ export async function readSecretValues(db: Database, params: { tenantId: string 
   return rows.map((row) => decryptSecret(secretKey(), row.ciphertext, aad(params.tenantId, row.name)));
 }
 
-export async function deleteSecret(db: Database, params: { tenantId: string; name: string }): Promise<void> {
+export async function deleteSecret(
+  db: Database,
+  params: { tenantId: string; name: string; by: AuditActor },
+): Promise<void> {
   const deleted = await db
     .delete(secrets)
     .where(and(eq(secrets.tenantId, params.tenantId), eq(secrets.name, params.name)))
     .returning({ name: secrets.name });
   if (deleted.length === 0) throw new AppError("not_found", `There is no secret named "${params.name}".`);
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "secret", subjectId: params.name });
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: "secret.deleted",
+    ...auditedBy(params.by),
+    subject: params.name,
+  });
+  await recordPolicyChange(db, {
+    tenantId: params.tenantId,
+    subject: "secret",
+    subjectId: params.name,
+    by: params.by,
+  });
 }

@@ -32,21 +32,34 @@ export async function updateInstancePolicy(
   refuseUnlessConfirmed(refused, params.disableAffected, "instance policy");
   await db.transaction(async (tx) => {
     await saveInstancePolicy(tx, { policy, updatedBy: userOf(params.authority.by) });
-    await recordAudit(tx, { action: "instance.policy_changed", ...auditedBy(params.authority.by) });
+    await recordAudit(tx, {
+      action: "instance.policy_changed",
+      ...auditedBy(params.authority.by),
+      detail: disabledDetail(refused),
+    });
   });
-  await disableRefusedServers(db, refused);
+  await disableRefusedServers(db, refused, params.authority.by);
   return { policy, disabledServers: refused.map(labelOf) };
 }
 
 export async function updateWorkspaceEgressPolicy(
   db: Database,
-  params: { tenantId: string; input: unknown; disableAffected: boolean },
+  params: { tenantId: string; input: unknown; disableAffected: boolean; by: AuditActor },
 ): Promise<PolicyChange<EgressPolicy>> {
   const proposed = parseOrThrow(egressPolicySchema, params.input, "The egress policy");
   const refused = await findRefusedServers(db, { tenantId: params.tenantId, workspace: proposed });
   refuseUnlessConfirmed(refused, params.disableAffected, "egress policy");
-  const policy = await putEgressPolicy(db, { tenantId: params.tenantId, input: proposed });
-  await disableRefusedServers(db, refused);
+  const policy = await db.transaction(async (tx) => {
+    const saved = await putEgressPolicy(tx, { tenantId: params.tenantId, input: proposed });
+    await recordAudit(tx, {
+      tenantId: params.tenantId,
+      action: "policy.egress_changed",
+      ...auditedBy(params.by),
+      detail: disabledDetail(refused),
+    });
+    return saved;
+  });
+  await disableRefusedServers(db, refused, params.by);
   return { policy, disabledServers: refused.map(labelOf) };
 }
 
@@ -59,5 +72,8 @@ function refuseUnlessConfirmed(refused: readonly RefusedServer[], confirmed: boo
     { fieldErrors: { affectedServers: refused.map((s) => `${labelOf(s)}: ${s.refusal.reason}`) } },
   );
 }
+
+const disabledDetail = (refused: readonly RefusedServer[]) =>
+  refused.length > 0 ? `disabled ${refused.map(labelOf).join(", ")}` : null;
 
 const userOf = (by: AuditActor) => (by ? `${by.kind}:${by.id}` : null);

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { type McpServer, mcpServers, tenants } from "@/db/schema";
+import { type AuditActor, changedByOf } from "@/lib/auth/audit";
 import type { Database } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
 import { getEgressPolicy } from "@/lib/policy/egress-policy-store";
@@ -68,7 +69,12 @@ async function refusalOf(
   return decision.kind === "deny" && decision.rule !== "http.dns" ? decision : undefined;
 }
 
-export async function disableRefusedServers(db: Database, refused: readonly RefusedServer[]): Promise<void> {
+/** `by`: who changed the policy (the servers' `server.updated` events say so); Switchboard at start. */
+export async function disableRefusedServers(
+  db: Database,
+  refused: readonly RefusedServer[],
+  by: AuditActor = null,
+): Promise<void> {
   for (const server of refused) {
     const { refusal } = server;
     const diagnostic = `Disabled: ${refusal.policy === "instance" ? "the instance policy" : "the workspace's egress policy"} no longer allows this server (${refusal.rule}): ${refusal.reason}`;
@@ -91,7 +97,10 @@ export async function disableRefusedServers(db: Database, refused: readonly Refu
         },
       });
       // Every process's pool follows configuration changes: this one drops the connection.
-      await recordEvent(tx, { tenantId: server.tenantId, event: { type: "server.updated", ...ref } });
+      await recordEvent(tx, {
+        tenantId: server.tenantId,
+        event: { type: "server.updated", ...ref, by: changedByOf(by) },
+      });
     });
   }
 }

@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/db/schema";
+import { type AuditActor, auditedBy, changedByOf, recordAudit } from "@/lib/auth/audit";
 import { type Authority, approverOf } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -63,9 +64,12 @@ export async function registerServer(
     .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
     .returning({ id: mcpServers.id, name: mcpServers.name });
   if (!row) throw nameTaken(config.name);
-  await recordEvent(db, {
+  await recordServerChange(db, {
     tenantId: params.tenantId,
-    event: { type: "server.registered", serverId: row.id, serverName: row.name },
+    type: "server.registered",
+    server: row,
+    by: params.authority.by,
+    detail: config.transport,
   });
   return getServer(db, { tenantId: params.tenantId, name: row.name });
 }
@@ -109,23 +113,61 @@ export async function updateServer(
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
-  await recordEvent(db, {
+  await recordServerChange(db, {
     tenantId: params.tenantId,
-    event: { type: "server.updated", serverId: current.id, serverName: config.name },
+    type: "server.updated",
+    server: { id: current.id, name: config.name },
+    by: params.authority.by,
+    // Which fields, never their values: a URL or an argument can carry a token.
+    detail: `changed ${Object.keys(patch).join(", ") || "nothing"}${config.name !== current.name ? ` (was ${current.name})` : ""}`,
   });
   return getServer(db, { tenantId: params.tenantId, name: config.name });
 }
 
-export async function deleteServer(db: Database, params: TenantScope & { name: string }): Promise<void> {
+export async function deleteServer(
+  db: Database,
+  params: TenantScope & { name: string; by: AuditActor },
+): Promise<void> {
   const deleted = await db
     .delete(mcpServers)
     .where(and(eq(mcpServers.tenantId, params.tenantId), eq(mcpServers.name, params.name)))
     .returning({ id: mcpServers.id });
   const [row] = deleted;
   if (!row) throw serverNotFound(params.name);
+  await recordServerChange(db, {
+    tenantId: params.tenantId,
+    type: "server.deleted",
+    server: { id: row.id, name: params.name },
+    by: params.by,
+    detail: null,
+  });
+}
+
+/** The audit entry (who, which server by name) and the event every process's runtime follows. */
+async function recordServerChange(
+  db: Database,
+  params: TenantScope & {
+    type: "server.registered" | "server.updated" | "server.deleted";
+    server: { id: string; name: string };
+    by: AuditActor;
+    detail: string | null;
+  },
+): Promise<void> {
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: params.type,
+    ...auditedBy(params.by),
+    subject: params.server.name,
+    detail: params.detail,
+  });
   await recordEvent(db, {
     tenantId: params.tenantId,
-    event: { type: "server.deleted", serverId: row.id, serverName: params.name },
+    event: {
+      type: params.type,
+      serverId: params.server.id,
+      serverName: params.server.name,
+      by: changedByOf(params.by),
+    },
   });
 }
 

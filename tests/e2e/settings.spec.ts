@@ -196,7 +196,7 @@ test("the audit log says who created and revoked a key, filters by kind, and pag
   api,
 }) => {
   const name = `audit-e2e-${Date.now().toString(36)}`;
-  const created = await api.post("/api/v1/api-keys", { data: { name, scopes: ["gateway"] } });
+  const created = await api.post("/api/v1/api-keys", { data: { name, scopes: ["admin"] } });
   expect(created.status()).toBe(201);
   const { apiKey } = (await created.json()) as { apiKey: { id: string } };
   expect((await api.delete(`/api/v1/api-keys/${apiKey.id}`)).status()).toBe(204);
@@ -208,7 +208,7 @@ test("the audit log says who created and revoked a key, filters by kind, and pag
   await expect(revoked).toContainText("Revoked an API key");
   await expect(revoked).toContainText("bootstrapAPI key"); // the admin key the test's API client uses
   await expect(page.getByTestId("audit-api_key.created").filter({ hasText: `key ${name}` })).toContainText(
-    `${name} (gateway)`,
+    `${name} (admin)`,
   );
   await expectTableCellsWhole(page);
 
@@ -221,7 +221,7 @@ test("the audit log says who created and revoked a key, filters by kind, and pag
 
   // Pages of 50: with more entries than that, "Older entries" continues where the page ended.
   for (let i = 0; i < 50; i++) {
-    const key = await api.post("/api/v1/api-keys", { data: { name: `${name}-${i}`, scopes: ["gateway"] } });
+    const key = await api.post("/api/v1/api-keys", { data: { name: `${name}-${i}`, scopes: ["admin"] } });
     expect(key.status()).toBe(201);
   }
   await page.getByRole("navigation", { name: "Show" }).getByRole("link", { name: "API keys" }).click();

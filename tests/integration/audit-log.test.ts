@@ -55,7 +55,7 @@ describe("the audit log over REST", () => {
     await signInAs("stranger@example.com", "whatever");
     await send(postKeyRoute, "/api/v1/api-keys", {
       method: "POST",
-      body: { name: "deploy", scopes: ["gateway"] },
+      body: { name: "deploy", scopes: ["admin"] },
     });
     await send(postInvitationRoute, "/api/v1/invitations", {
       method: "POST",
@@ -81,7 +81,7 @@ describe("the audit log over REST", () => {
     const [created, failed, signedIn, bootstrapKey] = entries as [Json, Json, Json, Json];
     expect(bootstrapKey.actor).toMatchObject({ kind: "system", name: null });
     expect(created.actor).toMatchObject({ kind: "api_key", name: "test-admin" });
-    expect(created.detail).toBe("deploy (gateway)");
+    expect(created.detail).toBe("deploy (admin)");
     expect(failed).toMatchObject({ actor: { kind: "anonymous", name: null }, ipAddress: "203.0.113.7" });
     expect(signedIn.actor).toMatchObject({ kind: "operator", name: "mia" });
     // Not the outsider's sign-in, not a stranger's attempt, not the other workspace's invitation.

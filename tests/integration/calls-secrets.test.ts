@@ -77,7 +77,12 @@ describe("secret canaries on the governed call path", () => {
       });
     }
     world = await openCallsWorld("pglite");
-    await putSecret(world.handle.db, { tenantId: world.tenantId, name: "canary", value: STORED_CANARY });
+    await putSecret(world.handle.db, {
+      tenantId: world.tenantId,
+      name: "canary",
+      value: STORED_CANARY,
+      by: null,
+    });
     // local-tools now references an environment variable (the instance policy lets servers read
     // it): its value is a workspace secret too.
     const policy = await getInstancePolicy(world.handle.db);

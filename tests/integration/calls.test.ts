@@ -85,7 +85,7 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
     await world?.close();
   });
   beforeEach(async () => {
-    await putApprovalPolicy(world.handle.db, { tenantId: world.tenantId, input: {} });
+    await putApprovalPolicy(world.handle.db, { tenantId: world.tenantId, input: {}, by: null });
   });
 
   it("refuses a tool the principal has no grant for: recorded as denied, nothing runs", async () => {
@@ -266,7 +266,11 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
   });
 
   it("expires a call nobody decided: the waiter's timer ends it, a late approval is a 409, it never runs", async () => {
-    await putApprovalPolicy(world.handle.db, { tenantId: world.tenantId, input: { expirySeconds: 1 } });
+    await putApprovalPolicy(world.handle.db, {
+      tenantId: world.tenantId,
+      input: { expirySeconds: 1 },
+      by: null,
+    });
     const t = token();
     const started = Date.now();
     const done = await call("fixture__record", { token: t }, { waitMs: 10_000 });
@@ -285,7 +289,11 @@ describe.each(drivers)("governed tool calls (%s)", (driver: DatabaseDriver) => {
   });
 
   it("expires a call whose caller left, when anyone next decides or reads", async () => {
-    await putApprovalPolicy(world.handle.db, { tenantId: world.tenantId, input: { expirySeconds: 1 } });
+    await putApprovalPolicy(world.handle.db, {
+      tenantId: world.tenantId,
+      input: { expirySeconds: 1 },
+      by: null,
+    });
     const t = token();
     const held = await call("fixture__record", { token: t });
     // Time passing on purpose: the approval's one second runs out while nobody asks about it.

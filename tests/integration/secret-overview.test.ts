@@ -31,8 +31,8 @@ describe("the secrets overview", () => {
       });
     await stdio("gh", { GITHUB_TOKEN: { secret: "gh-token" }, ALSO: { secret: "gh-token" } });
     await stdio("jira", { JIRA_TOKEN: { secret: "jira-token" }, GITHUB_TOKEN: { secret: "gh-token" } });
-    await putSecret(handle.db, { tenantId, name: "jira-token", value: "j-123" });
-    await putSecret(handle.db, { tenantId, name: "old-token", value: "o-456" });
+    await putSecret(handle.db, { tenantId, name: "jira-token", value: "j-123", by: null });
+    await putSecret(handle.db, { tenantId, name: "old-token", value: "o-456", by: null });
 
     const overview = await listSecretOverview(handle.db, { tenantId });
     expect(overview.map(({ name, isSet, usedBy }) => ({ name, isSet, usedBy }))).toEqual([

@@ -55,7 +55,7 @@ describe.each(drivers)("server registry on %s", (driver) => {
   });
 
   it("shows secret references as set or unset, never a value", async () => {
-    await putSecret(handle.db, { tenantId, name: "gh-token", value: "canary-value-123" });
+    await putSecret(handle.db, { tenantId, name: "gh-token", value: "canary-value-123", by: null });
     const server = await getServer(handle.db, { tenantId, name: "local" });
     expect(server.env).toEqual({ LOG_LEVEL: "info", TOKEN: { secret: "gh-token", isSet: true } });
     const remote = await getServer(handle.db, { tenantId, name: "remote" });
@@ -129,9 +129,9 @@ describe.each(drivers)("server registry on %s", (driver) => {
   });
 
   it("deletes a server and answers not_found for unknown names", async () => {
-    await deleteServer(handle.db, { tenantId, name: "remote-2" });
+    await deleteServer(handle.db, { tenantId, name: "remote-2", by: null });
     await expectAppError(getServer(handle.db, { tenantId, name: "remote-2" }), "not_found");
-    await expectAppError(deleteServer(handle.db, { tenantId, name: "remote-2" }), "not_found");
+    await expectAppError(deleteServer(handle.db, { tenantId, name: "remote-2", by: null }), "not_found");
   });
 
   it("keeps each workspace's servers apart", async () => {

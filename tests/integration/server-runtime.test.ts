@@ -167,7 +167,7 @@ describe("server runtime", () => {
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/disabled/);
 
-    await deleteServer(handle.db, { tenantId: tenantId(), name: "broken" });
+    await deleteServer(handle.db, { tenantId: tenantId(), name: "broken", by: null });
     await eventually(async () => (runtime.pool.ids().length === 1 ? true : undefined), "the pool to drop it");
   });
 

@@ -57,12 +57,12 @@ describe("workspace API keys, members and invitations over REST", () => {
   it("creates a key shown once, lists it without its value, and revokes it for good", async () => {
     const created = await send(postKeyRoute, "/api/v1/api-keys", {
       method: "POST",
-      body: { name: "ci-deploy", scopes: ["gateway", "admin", "gateway"] },
+      body: { name: "ci-deploy", scopes: ["admin", "admin"] },
     });
     expect(created.status).toBe(201);
     const { key, apiKey } = created.body as { key: string; apiKey: Json };
     expect(key).toMatch(/^sb_/);
-    expect(apiKey).toMatchObject({ name: "ci-deploy", scopes: ["gateway", "admin"], revokedAt: null });
+    expect(apiKey).toMatchObject({ name: "ci-deploy", scopes: ["admin"], revokedAt: null });
     expect(key.startsWith(apiKey.prefix)).toBe(true);
     // The new key works at once, as an admin.
     expect(await resolveActor(handle.db, new Headers({ authorization: `Bearer ${key}` }))).toMatchObject({

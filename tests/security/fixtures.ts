@@ -15,7 +15,7 @@ import { waitForHydrationOnLoad } from "../e2e/fixtures";
 export const dataDir = path.resolve(securityDataDir);
 
 type Fixtures = {
-  /** REST as the instance owner: the headless-bootstrap key (scopes admin, gateway, owner). */
+  /** REST as the instance owner: the headless-bootstrap key (scopes admin and owner; the machine's key). */
   owner: APIRequestContext;
   /** REST as a workspace admin who is not an instance owner: an admin key the owner's key made. */
   workspaceAdmin: APIRequestContext;

@@ -15,12 +15,14 @@ const idParam = z.string().min(1).max(100);
 const principalIdOf = (id: unknown) => parseOrThrow(idParam, id, "The principal id");
 
 export async function createPrincipalAction(input: unknown): Promise<ActionResult<PrincipalDto>> {
-  return runAction("manage", ({ db, tenant }) => createPrincipal(db, { tenantId: tenant.id, input }));
+  return runAction("manage", ({ db, tenant, actor }) =>
+    createPrincipal(db, { tenantId: tenant.id, input, by: auditActorOf(actor) }),
+  );
 }
 
 export async function deletePrincipalAction(id: unknown): Promise<ActionResult<null>> {
-  return runAction("manage", async ({ db, tenant }) => {
-    await deletePrincipal(db, { tenantId: tenant.id, id: principalIdOf(id) });
+  return runAction("manage", async ({ db, tenant, actor }) => {
+    await deletePrincipal(db, { tenantId: tenant.id, id: principalIdOf(id), by: auditActorOf(actor) });
     return null;
   });
 }
@@ -60,7 +62,12 @@ export async function replaceGrantsAction(
   principalId: unknown,
   input: unknown,
 ): Promise<ActionResult<string[]>> {
-  return runAction("manage", ({ db, tenant }) =>
-    replaceGrants(db, { tenantId: tenant.id, principalId: principalIdOf(principalId), input }),
+  return runAction("manage", ({ db, tenant, actor }) =>
+    replaceGrants(db, {
+      tenantId: tenant.id,
+      principalId: principalIdOf(principalId),
+      input,
+      by: auditActorOf(actor),
+    }),
   );
 }

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
-import { authorityOf } from "@/lib/auth/actor";
+import { auditActorOf, authorityOf } from "@/lib/auth/actor";
 import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
 import type { ServerDto } from "@/lib/servers/server-dto";
 import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
@@ -35,8 +35,12 @@ export async function updateServerAction(name: string, patch: unknown): Promise<
 }
 
 export async function deleteServerAction(name: string): Promise<ActionResult<null>> {
-  const result = await runAction("manage", async ({ db, tenant }) => {
-    await deleteServer(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") });
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await deleteServer(db, {
+      tenantId: tenant.id,
+      name: parseOrThrow(nameParam, name, "The server name"),
+      by: auditActorOf(actor),
+    });
     return null;
   });
   if (result.ok) revalidatePath("/servers");

@@ -82,11 +82,12 @@ export async function updateEgressPolicyAction(
   input: unknown,
   disableAffected = false,
 ): Promise<ActionResult<{ disabledServers: string[] }>> {
-  const result = await runAction("manage", async ({ db, tenant }) => {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
     const { disabledServers } = await updateWorkspaceEgressPolicy(db, {
       tenantId: tenant.id,
       input,
       disableAffected: disableAffected === true,
+      by: auditActorOf(actor),
     });
     return { disabledServers };
   });
@@ -103,8 +104,8 @@ export async function updateGatewaySettingsAction(input: unknown): Promise<Actio
 }
 
 export async function updateApprovalPolicyAction(input: unknown): Promise<ActionResult<null>> {
-  const result = await runAction("manage", async ({ db, tenant }) => {
-    await putApprovalPolicy(db, { tenantId: tenant.id, input });
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
+    await putApprovalPolicy(db, { tenantId: tenant.id, input, by: auditActorOf(actor) });
     return null;
   });
   if (result.ok) revalidatePath("/settings/approvals");
@@ -115,9 +116,9 @@ export async function updateApprovalPolicyAction(input: unknown): Promise<Action
 export async function putSecretAction(
   input: unknown,
 ): Promise<ActionResult<{ name: string; created: boolean }>> {
-  const result = await runAction("manage", async ({ db, tenant }) => {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
     const { name, value } = parseOrThrow(secretFormSchema, input, "The secret");
-    const { created } = await putSecret(db, { tenantId: tenant.id, name, value });
+    const { created } = await putSecret(db, { tenantId: tenant.id, name, value, by: auditActorOf(actor) });
     return { name, created };
   });
   if (result.ok) revalidatePath("/settings/secrets");
@@ -125,10 +126,11 @@ export async function putSecretAction(
 }
 
 export async function deleteSecretAction(name: unknown): Promise<ActionResult<null>> {
-  const result = await runAction("manage", async ({ db, tenant }) => {
+  const result = await runAction("manage", async ({ db, tenant, actor }) => {
     await deleteSecret(db, {
       tenantId: tenant.id,
       name: parseOrThrow(secretNameSchema, name, "The secret name"),
+      by: auditActorOf(actor),
     });
     return null;
   });

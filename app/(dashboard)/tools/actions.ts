@@ -2,7 +2,9 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
-import { type GovernedToolDto, updateTool } from "@/lib/catalog/governed-tools";
+import { auditActorOf } from "@/lib/auth/actor";
+import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
+import { changeTool } from "@/lib/policy/tool-changes";
 import { parseOrThrow } from "@/lib/validation";
 
 const toolId = z.string().min(1).max(100);
@@ -12,7 +14,12 @@ const toolId = z.string().min(1).max(100);
  * /api/v1/tools/{id}). The patch stays `unknown`: the service validates it with the REST schema.
  */
 export async function updateToolAction(id: string, patch: unknown): Promise<ActionResult<GovernedToolDto>> {
-  return runAction("manage", ({ db, tenant }) =>
-    updateTool(db, { tenantId: tenant.id, id: parseOrThrow(toolId, id, "The tool id"), input: patch }),
+  return runAction("manage", ({ db, tenant, actor }) =>
+    changeTool(db, {
+      tenantId: tenant.id,
+      id: parseOrThrow(toolId, id, "The tool id"),
+      input: patch,
+      by: auditActorOf(actor),
+    }),
   );
 }

@@ -29,6 +29,13 @@ export const apiKeySchema = describes<ApiKeyDto>()(
       createdAt: z.string(),
       lastUsedAt: z.string().nullable(),
       revokedAt: z.string().nullable(),
+      creatorName: z.string().nullable().meta({
+        description: "The person the key acts for; null for the bootstrap key or a deleted account.",
+      }),
+      inactiveReason: z.string().nullable().meta({
+        description:
+          'Why the key does nothing although not revoked: a key acts with at most its creator\'s current rights ("creator Ada was removed", "creator Ada is now a viewer"). Null when active.',
+      }),
     })
     .meta({ id: "ApiKey", description: "A key as listed: never its value." }),
 );

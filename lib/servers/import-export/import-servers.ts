@@ -133,7 +133,12 @@ async function apply(
   for (const write of plan.secretWrites) {
     const change = report.secrets.find((s) => s.name === write.name)?.change;
     if (change === "unchanged") continue;
-    await putSecret(db, { tenantId: params.tenantId, name: write.name, value: write.value });
+    await putSecret(db, {
+      tenantId: params.tenantId,
+      name: write.name,
+      value: write.value,
+      by: params.authority.by,
+    });
   }
   const name = plan.name as string;
   const { tenantId, authority } = params;

@@ -349,7 +349,7 @@ describe.each(drivers)("catalog store on %s", (driver) => {
 
     it("stores no value of the workspace's secrets: texts scrubbed, an entry named by one left out", async () => {
       const value = "sk-live-0123456789abcdef";
-      await putSecret(handle.db, { tenantId, name: "echoed-token", value });
+      await putSecret(handle.db, { tenantId, name: "echoed-token", value, by: null });
       const echoing = await addServer(tenantId, "echoing");
       const result = await saveCatalog(handle.db, {
         tenantId,

@@ -187,6 +187,7 @@ describe.each(drivers)("gateway sessions (in-process, %s, the conformance fixtur
         tenantId: world.tenantId,
         principalId: agent.id,
         input: { patterns: [`${CONFORMANCE_SERVER}__${pattern}`] },
+        by: null,
       });
     const live = await request("GET", { "mcp-session-id": sessionId });
     const reader = live.body?.getReader();
@@ -303,6 +304,7 @@ describe.each(drivers)("gateway sessions (in-process, %s, the conformance fixtur
         tenantId: world.tenantId,
         principalId: agent.id,
         input: { patterns: [`${CONFORMANCE_SERVER}__test_simple_text`] },
+        by: null,
       });
       await eventually(async () => (changes > 0 ? true : undefined), "notifications/tools/list_changed");
       const names = (await client.listTools()).tools.map((t) => t.name);
@@ -398,6 +400,7 @@ describe.each(drivers)("gateway sessions (in-process, %s, the conformance fixtur
         tenantId: world.tenantId,
         principalId: agent.id,
         input: { patterns: ["some-other-server__*"] },
+        by: null,
       });
       await eventually(
         async () => (resourceSubscriptions.watchedBy(sessionOf(client)).length === 0 ? true : undefined),

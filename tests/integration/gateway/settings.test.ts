@@ -76,6 +76,7 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     agent = await createPrincipal(handle.db, {
       tenantId: handle.defaultTenant.id,
       input: { name: "local-agent" },
+      by: null,
     });
     const [other] = await handle.db.insert(tenants).values({ slug: "other", name: "Other" }).returning();
     otherTenantId = other?.id ?? "";
@@ -83,6 +84,7 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     otherAgent = await createPrincipal(handle.db, {
       tenantId: otherTenantId,
       input: { name: "other-agent" },
+      by: null,
     });
   });
   beforeEach(async () => {
@@ -237,11 +239,12 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
     const doomed = await createPrincipal(handle.db, {
       tenantId: handle.defaultTenant.id,
       input: { name: "doomed-agent" },
+      by: null,
     });
     expect((await call("PUT", adminKey, { loopbackPrincipalId: doomed.id })).status).toBe(200);
     expect((await authenticateGateway(handle.db, anonymousHeaders())).principalName).toBe("doomed-agent");
 
-    await deletePrincipal(handle.db, { tenantId: handle.defaultTenant.id, id: doomed.id });
+    await deletePrincipal(handle.db, { tenantId: handle.defaultTenant.id, id: doomed.id, by: null });
     expect((await settingsOf(await call("GET", adminKey))).loopbackPrincipal).toBeNull();
     await expect(authenticateGateway(handle.db, anonymousHeaders())).rejects.toBeInstanceOf(GatewayRefusal);
     expect((await call("PUT", otherAdminKey, { loopbackPrincipalId: otherAgent.id })).status).toBe(200);
@@ -386,12 +389,14 @@ describe("gateway settings on PostgreSQL: concurrent saves from two workspaces",
     );
     const saves = await Promise.allSettled(
       tenantIds.map(async (tenantId) => {
-        const principal = await createPrincipal(handle.db, { tenantId, input: { name: "racer" } });
+        const principal = await createPrincipal(handle.db, { tenantId, input: { name: "racer" }, by: null });
         const [tenant] = await handle.db.select().from(tenants).where(eq(tenants.id, tenantId));
         if (!tenant) throw new Error("no tenant");
         const actor: Actor = {
           kind: "api_key",
           keyId: "test",
+          keyName: "test",
+          personId: null,
           tenant,
           scopes: ["admin"],
           principalId: null,

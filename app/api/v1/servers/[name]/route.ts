@@ -1,5 +1,5 @@
 // GET · PATCH · DELETE /api/v1/servers/{name} — one server (secrets shown as set/unset only)
-import { authorityOf } from "@/lib/auth/actor";
+import { auditActorOf, authorityOf } from "@/lib/auth/actor";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { deleteServer, getServer, updateServer } from "@/lib/servers/registry";
@@ -21,7 +21,7 @@ export const PATCH = apiRoute<Params>("manage", async ({ req, db, tenant, actor,
   }),
 }));
 
-export const DELETE = apiRoute<Params>("manage", async ({ db, tenant, params }) => {
-  await deleteServer(db, { tenantId: tenant.id, name: params.name });
+export const DELETE = apiRoute<Params>("manage", async ({ db, tenant, actor, params }) => {
+  await deleteServer(db, { tenantId: tenant.id, name: params.name, by: auditActorOf(actor) });
   return new Response(null, { status: 204 });
 });
