@@ -45,6 +45,30 @@ module.exports = {
       },
     },
     {
+      name: "components-take-types-from-types-ts",
+      comment:
+        "A component's types from lib/ come from the area's small types.ts (or the shared error, action-result and event types), not from the services that define them, so what the browser may use is listed in one place per area.",
+      severity: "error",
+      from: { path: "^components/" },
+      to: {
+        path: "^(lib|db)/",
+        pathNot: [
+          "^lib/[a-z-]+/types\\.ts$",
+          "^lib/errors\\.ts$",
+          "^lib/actions/action-result\\.ts$",
+          "^lib/events/event-types\\.ts$",
+          "^lib/client/",
+          "^lib/is-record\\.ts$",
+          "^lib/policy/launch-spec-pattern\\.ts$",
+          "^lib/policy/(approval-gate|grant-patterns)\\.ts$",
+          "^lib/policy/stdio-environment\\.ts$",
+          "^lib/events/event-names\\.ts$",
+          "^lib/gateway/settings/messages\\.ts$",
+          "^lib/servers/import-export/client-formats\\.ts$",
+        ],
+      },
+    },
+    {
       name: "cli-speaks-the-wire",
       comment:
         "The CLI talks to a running Switchboard over REST; it shares no code, not even types: its wire types are generated from the OpenAPI document.",

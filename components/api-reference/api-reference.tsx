@@ -1,5 +1,5 @@
 import { EmptyState } from "@/components/ui/empty-state";
-import type { OpenApiDocument } from "@/lib/openapi/document";
+import type { OpenApiDocument } from "@/lib/openapi/types";
 import { OperationCard } from "./operation-card";
 import { type ApiDocument, groupByTag } from "./operations";
 import { Code, RichText } from "./rich-text";

@@ -4,7 +4,7 @@ import { JsonView } from "@/components/calls/json-view";
 import { RelativeTime } from "@/components/calls/relative-time";
 import { SectionTitle } from "@/components/ui/section-title";
 import { EffectBadge } from "@/components/ui/tool-badges";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { type Decision, DecisionForm, type DecisionResult } from "./decision-form";
 import { ExpiryCountdown } from "./expiry-countdown";
 

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 export type ApprovalsPage = { approvals: ApprovalDto[]; nextCursor: string | null };

@@ -4,7 +4,7 @@ import { useEffect, useRef } from "react";
 import { CallKindBadge } from "@/components/calls/call-status-badge";
 import { RelativeTime } from "@/components/calls/relative-time";
 import { EffectBadge } from "@/components/ui/tool-badges";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { ExpiryCountdown } from "./expiry-countdown";
 
 /** The pending calls, oldest first; the selected one is what the detail pane and the keys act on. */

@@ -9,7 +9,7 @@ import { ConnectionBadge } from "@/components/events/connection-badge";
 import { EmptyState } from "@/components/ui/empty-state";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { SectionTitle } from "@/components/ui/section-title";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { ApprovalDetail } from "./approval-detail";
 import { approvalKeys, pendingApprovalsQuery } from "./approval-queries";
 import { ApprovalQueue } from "./approval-queue";

@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { Time } from "@/components/ui/time";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { decidedApprovalsQuery } from "./approval-queries";
 
 const outcomes: Record<string, { tone: Tone; label: string }> = {

@@ -5,7 +5,7 @@ import { approveCallAction, type DecisionOutcome, denyCallAction } from "@/app/(
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions/action-result";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { useShortcuts } from "./use-shortcuts";
 
 export type Decision = "approve" | "deny";

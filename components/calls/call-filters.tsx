@@ -4,11 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import { serversListQuery } from "@/components/servers/server-queries";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import type { CallKind, CallStatus } from "@/db/schema";
-import type { CallSummary } from "@/lib/calls/call-view";
-import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
+import type { CallKind, CallStatus, CallSummary } from "@/lib/calls/types";
+import type { GovernedToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { PrincipalDto } from "@/lib/principals/principals";
+import type { PrincipalDto } from "@/lib/principals/types";
 import { callKinds, callStatuses } from "./call-format";
 import type { CallFilters as Filters } from "./call-queries";
 

@@ -1,5 +1,5 @@
 import type { Tone } from "@/components/ui/badge";
-import type { CallKind, CallStatus } from "@/db/schema";
+import type { CallKind, CallStatus } from "@/lib/calls/types";
 
 /** Small, pure helpers shared by the call, approval, event and overview views. */
 

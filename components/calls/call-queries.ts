@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import type { CallDto, CallSummary } from "@/lib/calls/call-view";
-import type { TimelineEntry } from "@/lib/calls/read-calls";
+import type { CallDto, CallSummary, TimelineEntry } from "@/lib/calls/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 /** The filters of GET /api/v1/calls that the Calls page offers (each one value; empty = any). */

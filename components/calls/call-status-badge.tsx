@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { CallKind, CallStatus } from "@/db/schema";
+import type { CallKind, CallStatus } from "@/lib/calls/types";
 import { callKinds, callStatuses } from "./call-format";
 
 export function CallStatusBadge({ status }: { status: CallStatus }) {

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { DataTable } from "@/components/ui/data-table";
 import { EffectBadge } from "@/components/ui/tool-badges";
-import type { CallSummary } from "@/lib/calls/call-view";
+import type { CallSummary } from "@/lib/calls/types";
 import { formatDuration, reachedTool } from "./call-format";
 import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
 import { RelativeTime } from "./relative-time";

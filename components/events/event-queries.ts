@@ -1,7 +1,7 @@
 import { infiniteQueryOptions } from "@tanstack/react-query";
 import type { EventStreamFilter } from "@/lib/client/event-stream";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { EventPage } from "@/lib/events/history";
+import type { EventPage } from "@/lib/events/types";
 
 /** The Events page's filters, as in its URL and in GET /api/v1/events(/stream): one value each. */
 export type EventFilters = { type?: string; server?: string; call?: string };

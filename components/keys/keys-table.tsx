@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { Time } from "@/components/ui/time";
-import type { ApiKeyDto } from "@/lib/auth/api-keys";
+import type { ApiKeyDto } from "@/lib/auth/types";
 
 /**
  * API keys as operators read them — prefix only (a value is never shown again), times in the

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { formatAgo } from "@/components/calls/call-format";
-import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import type { ApprovalDto } from "@/lib/approvals/types";
 import { Card } from "./card";
 
 /** How many calls wait for a person, and for how long the oldest has. */

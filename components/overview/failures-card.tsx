@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { RelativeTime } from "@/components/calls/relative-time";
-import type { CallSummary } from "@/lib/calls/call-view";
+import type { CallSummary } from "@/lib/calls/types";
 import { Card } from "./card";
 
 export function FailuresCard({ calls, now }: { calls: CallSummary[]; now: number }) {

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { type CallsPage, callKeys, callsPath } from "@/components/calls/call-queries";
-import type { CallStatus } from "@/db/schema";
+import type { CallStatus } from "@/lib/calls/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 export const WINDOW_MINUTES = 30;

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { ServerStatusBadge } from "@/components/servers/server-status-badge";
-import type { ServerDto } from "@/lib/servers/server-dto";
+import type { ServerDto } from "@/lib/servers/types";
 import { Card } from "./card";
 
 const order = ["ready", "connecting", "degraded", "crash-loop", "disconnected", "disabled", "unknown"];

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { CallDto } from "@/lib/calls/call-view";
+import type { CallDto } from "@/lib/calls/types";
 import { backoffDelay } from "@/lib/client/backoff";
 import { fetchJson } from "@/lib/client/fetch-json";
 

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { revokePrincipalKeyAction } from "@/app/(dashboard)/principals/actions";
 import { KeysTable } from "@/components/keys/keys-table";
 import { RevokeKeyButton } from "@/components/keys/revoke-key-button";
-import type { ApiKeyDto } from "@/lib/auth/api-keys";
+import type { ApiKeyDto } from "@/lib/auth/types";
 import { principalKeys } from "./principal-queries";
 
 /** The principal's keys: prefixes only (values are never shown again), with revoke. */

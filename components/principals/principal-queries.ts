@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { PrincipalDto } from "@/lib/principals/principals";
+import type { PrincipalDto } from "@/lib/principals/types";
 
 export type { PrincipalDto };
 

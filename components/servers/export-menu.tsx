@@ -6,7 +6,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { fetchJson } from "@/lib/client/fetch-json";
 import { type ClientFormat, clientFormats, formatLabels } from "@/lib/servers/import-export/client-formats";
-import type { ClientExport } from "@/lib/servers/import-export/export-client-config";
+import type { ClientExport } from "@/lib/servers/types";
 import { serverKeys } from "./server-queries";
 
 const exportQuery = (format: ClientFormat) => ({

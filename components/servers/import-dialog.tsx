@@ -7,7 +7,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { formatLabels, type ImportFormat, importFormats } from "@/lib/servers/import-export/client-formats";
-import type { ImportReport } from "@/lib/servers/import-export/import-servers";
+import type { ImportReport } from "@/lib/servers/types";
 import { ImportReportTable } from "./import-report";
 import { serverKeys } from "./server-queries";
 

@@ -1,5 +1,5 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import type { ImportAction, ImportReport } from "@/lib/servers/import-export/import-servers";
+import type { ImportAction, ImportReport } from "@/lib/servers/types";
 
 const actionBadges: Record<ImportAction, { tone: Tone; planned: string; done: string }> = {
   create: { tone: "green", planned: "Will create", done: "Created" },

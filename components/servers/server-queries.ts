@@ -1,11 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { CatalogEntryDto, SnapshotDto, ToolDto } from "@/lib/catalog/read-catalog";
+import type { CatalogEntryDto, SnapshotDto, ToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
-import type { ServerDto } from "@/lib/servers/server-dto";
-import type { getServerDiagnostics } from "@/lib/servers/server-operations";
+import type { ServerDiagnosticsDto, ServerDto } from "@/lib/servers/types";
 
 /** The wire shape of GET /api/v1/servers/{name}/diagnostics (dates are already ISO strings). */
-export type ServerDiagnosticsDto = Awaited<ReturnType<typeof getServerDiagnostics>>;
+export type { ServerDiagnosticsDto };
 export type ServerResourcesDto = { resources: CatalogEntryDto[]; resourceTemplates: CatalogEntryDto[] };
 
 // Everything about one server sits under detail(name), so invalidating that key after an operation

@@ -5,7 +5,7 @@ import { updateApprovalPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { effectLabels, effectOrder, UNCLASSIFIED_AS } from "@/components/tools/effects";
 import { Alert } from "@/components/ui/alert";
 import { Field, TextInput } from "@/components/ui/field";
-import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
+import type { ApprovalPolicy } from "@/lib/policy/types";
 import { PolicyFormFooter, usePolicySave } from "./policy-form";
 
 /** "600" → "10 minutes": the expiry as a person reads it. */

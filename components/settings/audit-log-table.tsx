@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
 import { Time } from "@/components/ui/time";
-import type { AuditEntryDto } from "@/lib/auth/audit-log";
+import type { AuditEntryDto } from "@/lib/auth/types";
 
 /** What an entry means, said as an operator would; an action not listed here shows as recorded. */
 const actionLabels: Record<string, string> = {

@@ -3,7 +3,7 @@
 import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { Field, TextArea } from "@/components/ui/field";
-import type { EgressPolicy } from "@/lib/policy/egress-schema";
+import type { EgressPolicy } from "@/lib/policy/types";
 import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./instance/guarded-policy-save";
 import { PolicyFormFooter } from "./policy-form";
 

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { CopyField } from "@/components/ui/copy-field";
-import type { GatewayStatus } from "@/lib/gateway/settings/gateway-status";
+import type { GatewayStatus } from "@/lib/gateway/types";
 
 /** Whether /mcp answers here, where it is, and how to point Claude Code at it. */
 export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {

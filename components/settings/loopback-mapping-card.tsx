@@ -7,8 +7,8 @@ import { Alert } from "@/components/ui/alert";
 import { Badge } from "@/components/ui/badge";
 import { Button, ButtonLink } from "@/components/ui/button";
 import { Field, inputClass } from "@/components/ui/field";
-import type { GatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { HELD_ELSEWHERE } from "@/lib/gateway/settings/messages";
+import type { GatewaySettings } from "@/lib/gateway/types";
 
 type PrincipalChoice = { id: string; name: string };
 

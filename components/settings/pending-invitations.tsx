@@ -1,6 +1,6 @@
 import { DataTable } from "@/components/ui/data-table";
 import { Time } from "@/components/ui/time";
-import type { PendingInvitationDto } from "@/lib/auth/invitations";
+import type { PendingInvitationDto } from "@/lib/auth/types";
 import { RevokeInvitationButton } from "./revoke-invitation-button";
 import { RoleBadge } from "./role-badge";
 

@@ -1,5 +1,5 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import type { Role } from "@/db/schema";
+import type { Role } from "@/lib/auth/types";
 
 const tones: Record<Role, Tone> = { admin: "blue", approver: "amber", viewer: "neutral" };
 

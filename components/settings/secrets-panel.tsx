@@ -13,7 +13,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Field, TextInput } from "@/components/ui/field";
 import { Time } from "@/components/ui/time";
 import type { FieldErrors } from "@/lib/errors";
-import type { SecretOverviewEntry } from "@/lib/secrets/secret-overview";
+import type { SecretOverviewEntry } from "@/lib/secrets/types";
 
 /**
  * Settings → Secrets: values go in, never come out. A server refers to a secret by name; one whose

@@ -1,7 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "@/lib/client/fetch-json";
 import { decideApprovalGate } from "@/lib/policy/approval-gate";
-import type { ApprovalPolicy } from "@/lib/policy/approval-rules";
+import type { ApprovalPolicy } from "@/lib/policy/types";
 import { type GovernedToolDto, toolKeys } from "./tool-queries";
 
 // Under the tools key: only read here to predict a tool's approval, and refreshed with the catalog.

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import type { EffectClass } from "@/lib/policy/effects";
+import type { EffectClass } from "@/lib/policy/types";
 import { effectOrder, isEffectClass, isLowerEffect, UNCLASSIFIED_AS } from "./effects";
 import type { GovernedToolDto } from "./tool-queries";
 import { useUpdateTool } from "./use-update-tool";

@@ -1,4 +1,4 @@
-import type { EffectClass } from "@/lib/policy/effects";
+import type { EffectClass } from "@/lib/policy/types";
 
 /**
  * Effect classes for the browser, least to most risky. Kept apart from lib/policy/effects (which

@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
+import type { GovernedToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 export type { GovernedToolDto };

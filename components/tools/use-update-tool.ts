@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { updateToolAction } from "@/app/(dashboard)/tools/actions";
 import { serverKeys } from "@/components/servers/server-queries";
 import type { ApprovalRule } from "@/lib/policy/approval-gate";
-import type { EffectClass } from "@/lib/policy/effects";
+import type { EffectClass } from "@/lib/policy/types";
 import { type GovernedToolDto, toolKeys } from "./tool-queries";
 
 export type ToolPatch = { effect?: EffectClass | null; enabled?: boolean; approvalRule?: ApprovalRule };

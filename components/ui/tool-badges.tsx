@@ -1,5 +1,5 @@
 import { Badge, type Tone } from "@/components/ui/badge";
-import type { ToolDto } from "@/lib/catalog/read-catalog";
+import type { ToolDto } from "@/lib/catalog/types";
 import { isRecord } from "./format";
 
 const hints = [

@@ -1,5 +1,5 @@
 import { auditEvents } from "@/db/schema";
-import type { Database, Queryable } from "@/lib/db/client";
+import type { Queryable } from "@/lib/db/client";
 import type { ChangedBy } from "@/lib/events/event-types";
 
 export type AuditAction =

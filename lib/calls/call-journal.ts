@@ -8,7 +8,6 @@ import type { CallView } from "./call-view";
 import { GroupCommit } from "./group-commit";
 import { IntentLog } from "./intent-log";
 import {
-  type CallEnding,
   type EventRow,
   type FinishedCall,
   finishOf,

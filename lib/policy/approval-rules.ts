@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { type EffectClass, effectClasses, tenantPolicies } from "@/db/schema";
+import { effectClasses, tenantPolicies } from "@/db/schema";
 import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import type { Queryable } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/validation";

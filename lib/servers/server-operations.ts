@@ -94,3 +94,6 @@ export async function getServerCatalog(
       return { snapshots: await listSnapshots(db, { ...scope, limit: 50 }) };
   }
 }
+
+/** GET /api/v1/servers/{name}/diagnostics, as the browser reads it. */
+export type ServerDiagnosticsDto = Awaited<ReturnType<typeof getServerDiagnostics>>;

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { EffectBadge } from "@/components/ui/tool-badges";
-import type { CallDto } from "@/lib/calls/call-view";
+import type { CallDto } from "@/lib/calls/types";
 import { reachedTool } from "../call-format";
 import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
 

@@ -1,5 +1,5 @@
 import { isRecord } from "@/components/ui/format";
-import type { CallDto } from "@/lib/calls/call-view";
+import type { CallDto } from "@/lib/calls/types";
 import { JsonView } from "../json-view";
 import { ContentBlock } from "./content-block";
 

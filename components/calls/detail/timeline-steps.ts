@@ -1,5 +1,4 @@
-import type { CallDto } from "@/lib/calls/call-view";
-import type { TimelineEntry } from "@/lib/calls/read-calls";
+import type { CallDto, TimelineEntry } from "@/lib/calls/types";
 import { formatDuration, formatTimeLeft } from "../call-format";
 
 /** A call's recorded events as the steps a person reads: what happened, who did it, how long it took. */

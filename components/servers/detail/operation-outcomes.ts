@@ -4,7 +4,7 @@ import type {
   refreshServerCatalogAction,
 } from "@/app/(dashboard)/servers/actions";
 import { formatLatency, shortHash } from "@/components/ui/format";
-import type { KindDiff } from "@/lib/catalog/hashing";
+import type { KindDiff } from "@/lib/catalog/types";
 
 /** What an operation button reports once its server action answers. */
 export type Outcome = { tone: "ok" | "warn" | "error"; text: string; details?: string[] };

@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { textOf } from "@/components/ui/format";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { SectionTitle } from "@/components/ui/section-title";
-import type { CatalogEntryDto } from "@/lib/catalog/read-catalog";
+import type { CatalogEntryDto } from "@/lib/catalog/types";
 import { serverResourcesQuery } from "../server-queries";
 import { useServerPoll } from "../use-live-servers";
 

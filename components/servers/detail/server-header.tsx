@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
-import type { ServerDto } from "@/lib/servers/server-dto";
+import type { ServerDto } from "@/lib/servers/types";
 import { ServerStatusBadge, transportLabels } from "../server-status-badge";
 import { ServerOperations } from "./server-operations";
 

@@ -1,4 +1,4 @@
-import type { CatalogDiff, KindDiff } from "@/lib/catalog/hashing";
+import type { CatalogDiff, KindDiff } from "@/lib/catalog/types";
 
 const kinds = [
   ["tools", "Tools"],

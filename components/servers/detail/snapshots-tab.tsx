@@ -6,7 +6,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { pluralize, shortHash } from "@/components/ui/format";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { Time } from "@/components/ui/time";
-import type { SnapshotDto } from "@/lib/catalog/read-catalog";
+import type { SnapshotDto } from "@/lib/catalog/types";
 import { serverSnapshotsQuery } from "../server-queries";
 import { useServerPoll } from "../use-live-servers";
 import { SnapshotDiff } from "./snapshot-diff";

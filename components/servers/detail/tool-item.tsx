@@ -4,7 +4,7 @@ import { useId, useState } from "react";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { ConflictBadge, EffectBadge, HintBadges } from "@/components/ui/tool-badges";
-import type { ToolDto } from "@/lib/catalog/read-catalog";
+import type { ToolDto } from "@/lib/catalog/types";
 import { SchemaTable } from "./schema-table";
 
 export function ToolItem({ tool }: { tool: ToolDto }) {

@@ -1,5 +1,5 @@
 import type { FieldErrors } from "@/lib/errors";
-import type { ServerDto } from "@/lib/servers/server-dto";
+import type { ServerDto } from "@/lib/servers/types";
 import {
   fromValueView,
   type KeyValueRow,

@@ -8,7 +8,7 @@ import { serverKeys } from "@/components/servers/server-queries";
 import { Alert } from "@/components/ui/alert";
 import { Button, ButtonLink } from "@/components/ui/button";
 import type { FieldErrors } from "@/lib/errors";
-import type { ServerDto } from "@/lib/servers/server-dto";
+import type { ServerDto } from "@/lib/servers/types";
 import { FormSection } from "./form-section";
 import { type FormState, initialState, type SetField, toConfig } from "./form-state";
 import { HttpFields } from "./http-fields";

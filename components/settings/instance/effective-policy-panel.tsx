@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { Badge } from "@/components/ui/badge";
-import type { EffectivePolicy } from "@/lib/policy/effective-policy";
+import type { EffectivePolicy } from "@/lib/policy/types";
 import { AudienceBadge, SpecPattern } from "./spec-pattern";
 
 function Names({ names, none }: { names: string[]; none: ReactNode }) {

@@ -3,7 +3,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { updateInstancePolicyAction } from "@/app/(dashboard)/settings/instance/actions";
 import { Button } from "@/components/ui/button";
-import type { InstancePolicy, InstancePolicyInput } from "@/lib/policy/instance-policy-schema";
+import type { InstancePolicy, InstancePolicyInput } from "@/lib/policy/types";
 import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./guarded-policy-save";
 import { LaunchSpecsEditor, type SpecRow } from "./launch-specs-editor";
 import { EgressFloorSection, EnvironmentSection, WorkspaceCreationSection } from "./policy-fields";

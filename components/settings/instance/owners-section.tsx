@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { ConfirmButton, confirmAction } from "@/components/ui/confirm-button";
 import { Field, TextInput } from "@/components/ui/field";
 import { Time } from "@/components/ui/time";
-import type { InstanceOwnerDto } from "@/lib/auth/instance-owners";
+import type { InstanceOwnerDto } from "@/lib/auth/types";
 import { SettingsSection } from "./settings-section";
 
 /** The instance owners, naming another, and removing one (the last one stays: the server says so). */

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Field, FieldErrors, TextArea } from "@/components/ui/field";
-import type { InstancePolicy } from "@/lib/policy/instance-policy-schema";
 import { LAUNCH_VARIABLE_SUMMARY, OWN_SETTING_SUMMARY } from "@/lib/policy/stdio-environment";
+import type { InstancePolicy } from "@/lib/policy/types";
 import { SettingsSection } from "./settings-section";
 
 /** The instance policy's fields other than launch specs, as named form controls (read on Save). */

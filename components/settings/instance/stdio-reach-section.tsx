@@ -1,5 +1,5 @@
 import { Badge } from "@/components/ui/badge";
-import type { StdioReach } from "@/lib/upstream/transport/stdio-identity";
+import type { StdioReach } from "@/lib/upstream/types";
 import { SettingsSection } from "./settings-section";
 
 /** Who stdio servers run as on this machine, what that leaves them, and where programs are looked up. */

@@ -1,0 +1,5 @@
+/** What lib/calls offers the browser: types only, so a component importing them brings no server code along (.dependency-cruiser.cjs). */
+
+export type { CallKind, CallStatus } from "@/db/schema";
+export type { CallDto, CallSummary } from "./call-view";
+export type { TimelineEntry } from "./read-calls";
