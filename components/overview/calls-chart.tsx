@@ -1,3 +1,5 @@
+// Our own SVG rather than a chart library: tens of bars with no axes or tooltips to speak of do not
+// justify a chart library in the overview page's bundle.
 import { pluralize } from "@/components/ui/format";
 import type { MinuteBucket } from "./calls-per-minute";
 

@@ -5,8 +5,8 @@ import type { ActionResult } from "@/lib/actions/action-result";
 import { Button, type ButtonVariant } from "./button";
 
 /**
- * A button that asks before it acts, in a native <dialog> (focus trap, Escape and the backdrop come
- * for free): the question, what follows from it, then Cancel or the action. `onConfirm` resolves
+ * A button that asks before it acts, in a native <dialog> rather than a dialog library (focus trap,
+ * Escape, the backdrop and the top layer come with the browser): the question, what follows from it, then Cancel or the action. `onConfirm` resolves
  * to an error message, shown in the dialog, or to null once done (the dialog closes).
  */
 export function ConfirmButton({

@@ -1,3 +1,4 @@
+// Our own SVG rather than a chart library: one line and a few bands, server-renderable, at no bundle cost.
 import { formatDateTime, formatLatency } from "@/components/ui/format";
 
 export type HealthPoint = { ok: boolean; latencyMs: number | null; checkedAt: string };

@@ -1,3 +1,5 @@
+// Our own: no maintained package spawns into a new process group and kills the whole group on our exit
+// (including SIGKILL of stragglers), which is what stopping `npx`-started servers needs.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
