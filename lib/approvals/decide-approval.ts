@@ -4,7 +4,7 @@ import { approvals, calls } from "@/db/schema";
 import { recordCallEvent } from "@/lib/calls/call-events";
 import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
 import { runApprovedCall } from "@/lib/calls/run-approved-call";
-import type { Database } from "@/lib/db/client";
+import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
@@ -38,7 +38,6 @@ export async function decideApproval(
   const { reason } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
   const view = await findApprovalOrThrow(db, params);
   const approvalId = view.approval?.id ?? "";
-  await assertMayDecide(db, { ...params, view });
 
   const now = new Date();
   const status = params.decision === "approve" ? "approved" : "denied";
@@ -49,6 +48,9 @@ export async function decideApproval(
       .where(and(eq(approvals.id, approvalId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
       .returning({ callId: approvals.callId });
     if (!row) return false;
+    // Checked once the approval is ours, in the same transaction: a refusal rolls the decision
+    // back, and an approve and a deny race on the update alone, neither slowed by the check.
+    await assertMayDecide(tx, { ...params, view });
     await tx
       .update(calls)
       .set(
@@ -109,7 +111,7 @@ async function findApprovalOrThrow(
  * (lib/approvals/people-behind.ts). Denying stays possible.
  */
 async function assertMayDecide(
-  db: Database,
+  db: Queryable,
   params: { tenantId: string; decision: "approve" | "deny"; decider: Decider; view: CallView },
 ): Promise<void> {
   if (params.decision !== "approve") return;

@@ -146,7 +146,7 @@ describe.each(drivers)("headless bootstrap and the setup token on %s", (driver) 
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({
       name: "bootstrap",
-      scopes: ["admin", "gateway", "owner"],
+      scopes: ["admin", "owner"],
       prefix: value.slice(0, 9),
     });
     await handle.close();

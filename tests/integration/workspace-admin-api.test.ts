@@ -123,7 +123,7 @@ describe("workspace API keys, members and invitations over REST", () => {
       body: { name: "x", scopes: ["root"] },
     });
     expect(badScope.status).toBe(400);
-    expect(badScope.body.error.message).toMatch(/Scopes are admin, gateway and owner/);
+    expect(badScope.body.error.message).toMatch(/Scopes are admin and owner/);
 
     const asViewer = { cookie: viewer.cookie };
     expect((await send(listKeysRoute, "/api/v1/api-keys", { headers: asViewer })).status).toBe(200);
