@@ -8,8 +8,8 @@ import { joinRefusal, joinWithNewAccount } from "@/lib/auth/join-workspace";
 import { completeSetup, needsSetup } from "@/lib/auth/setup";
 import { AppError } from "@/lib/errors";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
-import { createTestAccount, drivers, openProcessTestDatabase } from "../fixtures/databases";
 import { headersFrom } from "../fixtures/connection";
+import { createTestAccount, drivers, openProcessTestDatabase } from "../fixtures/databases";
 
 vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
 vi.mock("next/headers", () => ({
