@@ -29,7 +29,7 @@ export function ApiReference({ document }: { document: OpenApiDocument }) {
               >
                 {group.name}
               </a>
-              <span className="ml-1 text-xs text-slate-400">{group.operations.length}</span>
+              <span className="ml-1 text-xs text-slate-600">{group.operations.length}</span>
             </li>
           ))}
           <li className="pt-2">

@@ -24,7 +24,13 @@ export function DataTable({
   caption?: string;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    // Focusable so that a keyboard user can scroll a table wider than the window (WCAG 2.1.1).
+    <section
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+      tabIndex={0}
+      aria-label={caption ?? "table"}
+      className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500"
+    >
       <table
         className={`w-full divide-y divide-slate-200 text-sm ${fixed ? "min-w-[60rem] table-fixed" : ""}`}
       >
@@ -42,6 +48,6 @@ export function DataTable({
         </thead>
         <tbody className="divide-y divide-slate-100">{children}</tbody>
       </table>
-    </div>
+    </section>
   );
 }

@@ -75,7 +75,7 @@ export async function listPrincipals(db: Database, params: Scope): Promise<Princ
     .from(grants)
     .where(eq(grants.tenantId, params.tenantId))
     .orderBy(asc(grants.toolPattern));
-  const keys = await listApiKeys(db, params);
+  const keys = await listApiKeys(db, { tenantId: params.tenantId });
   return rows.map((row) =>
     toDto(
       row,
@@ -87,7 +87,8 @@ export async function listPrincipals(db: Database, params: Scope): Promise<Princ
 
 export async function getPrincipal(db: Database, params: Scope & { id: string }): Promise<PrincipalDto> {
   const row = await getPrincipalRowOrThrow(db, params);
-  const keys = await listApiKeys(db, params);
+  // The workspace's keys, not `params`: its `id` is the principal's, and would select a key by it.
+  const keys = await listApiKeys(db, { tenantId: params.tenantId });
   return toDto(
     row,
     await listGrantPatterns(db, { tenantId: params.tenantId, principalId: row.id }),
