@@ -2,7 +2,7 @@
 
 import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
-import { Field, TextArea } from "@/components/ui/field";
+import { LinesField } from "@/components/ui/field";
 import type { EgressPolicy } from "@/lib/policy/types";
 import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./instance/guarded-policy-save";
 import { PolicyFormFooter } from "./policy-form";
@@ -73,20 +73,14 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
       </p>
       <SaveMessage message={message} />
       <fieldset disabled={!canManage || isPending} className="grid gap-6 sm:grid-cols-2">
-        <Field
+        <LinesField
           id="allowedCommands"
           label="Allowed stdio commands"
           errors={err("stdio.allowedCommands")}
           hint="One per line; matched exactly (node allows node on PATH, not /tmp/node)."
-        >
-          <TextArea
-            id="allowedCommands"
-            name="allowedCommands"
-            invalid={err("stdio.allowedCommands").length > 0}
-            rows={8}
-            defaultValue={policy.stdio.allowedCommands.join("\n")}
-          />
-        </Field>
+          rows={8}
+          values={policy.stdio.allowedCommands}
+        />
         <div className="space-y-4">
           <fieldset>
             <legend className="text-sm font-medium text-slate-800">URL schemes</legend>
@@ -113,48 +107,30 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
             Allow private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
           </label>
         </div>
-        <Field
+        <LinesField
           id="allowAddresses"
           label="Allowed addresses"
           errors={err("http.allowAddresses")}
           hint="One per line: an IP address or range (10.1.2.0/24) allowed whatever its kind, within the instance policy. Metadata and link-local addresses stay refused."
-        >
-          <TextArea
-            id="allowAddresses"
-            name="allowAddresses"
-            invalid={err("http.allowAddresses").length > 0}
-            rows={2}
-            defaultValue={policy.http.allowAddresses.join("\n")}
-          />
-        </Field>
-        <Field
+          rows={2}
+          values={policy.http.allowAddresses}
+        />
+        <LinesField
           id="allowHosts"
           label="Allowed hosts"
           errors={err("http.allowHosts")}
           hint="One per line: mcp.example.com, *.example.com, or * for any."
-        >
-          <TextArea
-            id="allowHosts"
-            name="allowHosts"
-            invalid={err("http.allowHosts").length > 0}
-            rows={4}
-            defaultValue={policy.http.allowHosts.join("\n")}
-          />
-        </Field>
-        <Field
+          rows={4}
+          values={policy.http.allowHosts}
+        />
+        <LinesField
           id="denyHosts"
           label="Denied hosts"
           errors={err("http.denyHosts")}
           hint="Refused even when an allowed pattern matches."
-        >
-          <TextArea
-            id="denyHosts"
-            name="denyHosts"
-            invalid={err("http.denyHosts").length > 0}
-            rows={4}
-            defaultValue={policy.http.denyHosts.join("\n")}
-          />
-        </Field>
+          rows={4}
+          values={policy.http.denyHosts}
+        />
       </fieldset>
       {affected ? (
         <AffectedServers

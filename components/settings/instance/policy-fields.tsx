@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { Field, FieldErrors, TextArea } from "@/components/ui/field";
+import type { ComponentProps } from "react";
+import { FieldErrors, LinesField } from "@/components/ui/field";
 import { LAUNCH_VARIABLE_SUMMARY, OWN_SETTING_SUMMARY } from "@/lib/policy/stdio-environment";
 import type { InstancePolicy } from "@/lib/policy/types";
 import { SettingsSection } from "./settings-section";
@@ -9,28 +9,13 @@ import { SettingsSection } from "./settings-section";
 /** An error lookup by policy path: "fromEnv.allowed" → its messages, entries quoted. */
 export type ErrorsAt = (path: string) => string[];
 
-function ListField(props: {
-  id: string;
-  path: string;
-  label: string;
-  hint: ReactNode;
-  values: string[];
-  errorsAt: ErrorsAt;
-  placeholder?: string;
-}) {
-  const errors = props.errorsAt(props.path);
-  return (
-    <Field id={props.id} label={props.label} errors={errors} hint={props.hint}>
-      <TextArea
-        id={props.id}
-        name={props.id}
-        rows={4}
-        invalid={errors.length > 0}
-        defaultValue={props.values.join("\n")}
-        placeholder={props.placeholder}
-      />
-    </Field>
-  );
+/** A policy list field: its errors looked up by the policy path. */
+function ListField({
+  path,
+  errorsAt,
+  ...props
+}: Omit<ComponentProps<typeof LinesField>, "errors"> & { path: string; errorsAt: ErrorsAt }) {
+  return <LinesField {...props} errors={errorsAt(path)} />;
 }
 
 export function EnvironmentSection({ policy, errorsAt }: { policy: InstancePolicy; errorsAt: ErrorsAt }) {
