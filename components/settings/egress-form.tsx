@@ -4,6 +4,7 @@ import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
 import { LinesField } from "@/components/ui/field";
 import type { EgressPolicy } from "@/lib/policy/types";
+import { HttpReachChoices } from "./http-reach-choices";
 import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./instance/guarded-policy-save";
 import { PolicyFormFooter } from "./policy-form";
 
@@ -82,30 +83,7 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
           values={policy.stdio.allowedCommands}
         />
         <div className="space-y-4">
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">URL schemes</legend>
-            <div className="mt-1 flex gap-4 text-sm">
-              {(["https", "http"] as const).map((scheme) => (
-                <label key={scheme} className="flex items-center gap-1.5">
-                  <input
-                    type="checkbox"
-                    name="allowedSchemes"
-                    value={scheme}
-                    defaultChecked={policy.http.allowedSchemes.includes(scheme)}
-                  />
-                  {scheme}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowLoopback" defaultChecked={policy.http.allowLoopback} />
-            Allow loopback addresses (this machine: 127.0.0.0/8, ::1)
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowPrivate" defaultChecked={policy.http.allowPrivate} />
-            Allow private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
-          </label>
+          <HttpReachChoices http={policy.http} />
         </div>
         <LinesField
           id="allowAddresses"
