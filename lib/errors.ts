@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { databaseUnavailableCode, isDatabaseUnavailable } from "@/lib/db/errors";
 
 /** The one error type services throw. Each boundary (HTTP, server action, MCP) converts it once. */
 export const errorStatus = {
@@ -83,13 +83,28 @@ export function databaseUnavailable(cause?: unknown): AppError {
   );
 }
 
+let lastOutageLog = 0;
+
+/** One line per half minute while the database is out of reach: enough to see it, not a flood. */
+function logOutage(error: unknown): void {
+  const now = Date.now();
+  if (now - lastOutageLog < 30_000) return;
+  lastOutageLog = now;
+  console.error(
+    `[switchboard] the database is not reachable (${databaseUnavailableCode(error)}): requests are answered 503 until it is back`,
+  );
+}
+
 /**
  * Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL).
  * A lost database connection is an outage, not a bug: 503 `database_unavailable`, so clients retry.
  */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
-  if (isDatabaseUnavailable(error)) return databaseUnavailable(error);
+  if (isDatabaseUnavailable(error)) {
+    logOutage(error);
+    return databaseUnavailable(error);
+  }
   console.error("[switchboard] unexpected error", error);
   return new AppError("internal", "Something went wrong on the server. The error has been logged.");
 }
