@@ -86,6 +86,16 @@ test.describe("on PostgreSQL", () => {
     const registered = await a.api("POST", "/api/v1/servers", countingServer("counter", countFile));
     expect(registered.status, await registered.clone().text()).toBe(201);
     agentKey = await createAgent(a, "fault-agent", ["counter__*"]);
+    // Discovered and saved before the database goes away (a catalog is listed when a server connects).
+    await expect
+      .poll(
+        async () => {
+          const page = await (await a.api("GET", "/api/v1/tools?q=counter__record")).json();
+          return (page.tools as { gatewayName: string }[]).some((t) => t.gatewayName === "counter__record");
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
   });
   test.afterAll(async () => {
     await cluster?.stop();
