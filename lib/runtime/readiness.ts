@@ -11,6 +11,9 @@ import { peekDatabase } from "@/lib/runtime/process-db";
  * alive, and restarting it would not bring the database back. Readiness (`/api/v1/health/ready`)
  * does, so a load balancer sends no traffic to a process that would only answer 503.
  * start.ts reports what it has started and why it has not; the database is probed on each ask.
+ * The relay counts as up while it runs: after an outage postgres.js re-establishes its LISTEN by
+ * itself (within the reconnect backoff, lib/db/client.ts) and the relay catches up from the table,
+ * so in between the database check is the one that fails.
  */
 
 export type Dependency = "database" | "relay" | "pool";
