@@ -73,7 +73,7 @@ export default defineConfig({
   webServer: [
     {
       command: `mkdir -p .data && rm -rf ${e2eDataDir} && exec node server.mjs > ${e2eServerLog} 2>&1`,
-      url: `http://127.0.0.1:${port}/api/v1/health`,
+      url: `http://127.0.0.1:${port}/api/v1/health/ready`,
       timeout: 120_000,
       reuseExistingServer: false,
       env: {
@@ -86,7 +86,7 @@ export default defineConfig({
     },
     {
       command: `mkdir -p .data && rm -rf ${securityDataDir} && exec node server.mjs > ${securityServerLog} 2>&1`,
-      url: `http://127.0.0.1:${securityPort}/api/v1/health`,
+      url: `http://127.0.0.1:${securityPort}/api/v1/health/ready`,
       timeout: 120_000,
       reuseExistingServer: false,
       env: {

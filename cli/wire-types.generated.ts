@@ -1015,10 +1015,34 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Liveness: the process is up and its database reachable
-     * @description **Who may call it:** No credential needed.
+     * Liveness: the process is up and answers
+     * @description Never asks the database: a process waiting for its database is alive, and restarting it would not bring the database back. Point a liveness probe here and a readiness probe at `/api/v1/health/ready`.
+     *
+     *     **Who may call it:** No credential needed.
      */
     get: operations["getHealth"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/health/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database, the event relay and the connection pool are all up
+     * @description A process started while its database is down keeps trying and answers 503 until it can serve; a running one answers 503 while its database is unreachable. `checks` names what is down and why.
+     *
+     *     **Who may call it:** No credential needed.
+     */
+    get: operations["getReadiness"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1423,6 +1447,7 @@ export interface components {
           | "approval_required"
           | "upstream_error"
           | "upstream_unavailable"
+          | "database_unavailable"
           | "timeout"
           | "internal";
         /** @description Written for the person who sent the request. */
@@ -1630,6 +1655,7 @@ export interface components {
             | "approval_required"
             | "upstream_error"
             | "upstream_unavailable"
+            | "database_unavailable"
             | "timeout"
             | "internal";
           /** @description Written for the person who sent the request. */
@@ -2327,6 +2353,34 @@ export interface components {
       /** @description One server's tools; `{name}` is the server's name. */
       serverUrlTemplate: string;
       claudeCommand: string;
+    };
+    Readiness: {
+      /**
+       * @description `starting` until the process has been ready once; `degraded` when a dependency is down after that.
+       * @enum {string}
+       */
+      status: "starting" | "ready" | "degraded";
+      checks: {
+        database: {
+          ok: boolean;
+          /** @description Why not, for a person: what is down and that it is retried. */
+          reason?: string;
+        };
+        /** @description The event relay: events of other processes reach this one. */
+        relay: {
+          ok: boolean;
+          /** @description Why not, for a person: what is down and that it is retried. */
+          reason?: string;
+        };
+        /** @description The connection pool to the MCP servers. */
+        pool: {
+          ok: boolean;
+          /** @description Why not, for a person: what is down and that it is retried. */
+          reason?: string;
+        };
+      };
+      /** @description Switchboard's version. */
+      version: string;
     };
     /** @description Which commands a stdio server may launch and which hosts an HTTP server may be reached at. */
     EgressPolicyOutput: {
@@ -6509,13 +6563,33 @@ export interface operations {
           };
         };
       };
-      /** @description The database cannot be reached (`internal`). */
-      500: {
+    };
+  };
+  getReadiness: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready to serve. */
+      200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Error"];
+          "application/json": components["schemas"]["Readiness"];
+        };
+      };
+      /** @description Starting, or degraded: `checks` says which dependency is down and why. */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Readiness"];
         };
       };
     };

@@ -1,3 +1,5 @@
+import { databaseUnavailableCode, isDatabaseUnavailable } from "@/lib/db/errors";
+
 /** The one error type services throw. Each boundary (HTTP, server action, MCP) converts it once. */
 export const errorStatus = {
   validation: 400,
@@ -12,6 +14,7 @@ export const errorStatus = {
   approval_required: 202,
   upstream_error: 502,
   upstream_unavailable: 503,
+  database_unavailable: 503,
   timeout: 504,
   internal: 500,
 } as const;
@@ -31,7 +34,7 @@ export class AppError extends Error {
   readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly fieldErrors: FieldErrors | undefined;
-  /** For `rate_limited`: when trying again can succeed. */
+  /** For `rate_limited` and `database_unavailable`: when trying again can succeed (also sent as Retry-After). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(
@@ -71,9 +74,37 @@ export type ErrorBody = {
   retryAfterSeconds?: number;
 };
 
-/** Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL). */
+/** One wording wherever the database is out of reach: what is wrong and what to do, never the address. */
+export function databaseUnavailable(cause?: unknown): AppError {
+  return new AppError(
+    "database_unavailable",
+    "Switchboard's database is not reachable right now (the reason is in the server log). Try again in a few seconds.",
+    { cause, retryAfterSeconds: 2 },
+  );
+}
+
+let lastOutageLog = 0;
+
+/** One line per half minute while the database is out of reach: enough to see it, not a flood. */
+function logOutage(error: unknown): void {
+  const now = Date.now();
+  if (now - lastOutageLog < 30_000) return;
+  lastOutageLog = now;
+  console.error(
+    `[switchboard] the database is not reachable (${databaseUnavailableCode(error)}): requests are answered 503 until it is back`,
+  );
+}
+
+/**
+ * Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL).
+ * A lost database connection is an outage, not a bug: 503 `database_unavailable`, so clients retry.
+ */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
+  if (isDatabaseUnavailable(error)) {
+    logOutage(error);
+    return databaseUnavailable(error);
+  }
   console.error("[switchboard] unexpected error", error);
   return new AppError("internal", "Something went wrong on the server. The error has been logged.");
 }

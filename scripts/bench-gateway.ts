@@ -245,7 +245,7 @@ async function startSwitchboard(
     return response.json() as Promise<Record<string, unknown>>;
   };
   await waitFor(
-    async () => ((await fetch(`${base}/api/v1/health`)).ok ? true : undefined),
+    async () => ((await fetch(`${base}/api/v1/health/ready`)).ok ? true : undefined),
     "the Switchboard server",
   );
   const echoId = await waitFor(async () => {

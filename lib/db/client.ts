@@ -48,6 +48,13 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   const client = postgres(url, {
     max: 10,
     onnotice: () => {},
+    // postgres.js waits before each reconnect, 3^n/100 s up to 20 s, with n counted across all
+    // connections: a 5 s outage grew it to ~15 s, and every query waited for it after the server was
+    // back. A refused connection costs nothing: retry within half a second, so a query during an
+    // outage fails fast (503) and the first one after it reconnects.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5) * (0.5 + Math.random() / 2),
+    // A server that accepts the socket but never answers holds a request this long, not 30 s.
+    connect_timeout: 5,
     connection: { application_name: `${RUNNER_PREFIX}${randomUUID()}` },
   });
   const db = drizzlePostgres(client, { schema }) as unknown as Database;

@@ -27,9 +27,12 @@ export function acquireDataDirLock(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number.parseInt(fs.readFileSync(lockPath, "utf8"), 10);
       if (owner !== process.pid && isProcessAlive(owner)) {
-        throw new Error(
-          `The data folder ${dataDir} is in use by another Switchboard process (pid ${owner}). ` +
-            "Stop it, or point SWITCHBOARD_DATA_DIR at another folder.",
+        throw Object.assign(
+          new Error(
+            `The data folder ${dataDir} is in use by another Switchboard process (pid ${owner}). ` +
+              "Stop it, or point SWITCHBOARD_DATA_DIR at another folder.",
+          ),
+          { code: "SWITCHBOARD_DATA_DIR_LOCKED" },
         );
       }
       fs.rmSync(lockPath, { force: true });

@@ -126,6 +126,11 @@ export class EventHub {
     return this.listeners.size;
   }
 
+  /** Whether a relay runs (readiness asks: without one, other processes' events never arrive here). */
+  get hasRelay(): boolean {
+    return this.relay !== undefined;
+  }
+
   /**
    * Starts delivering the events of other processes that share this database (idempotent per
    * handle; a new handle replaces the old relay). The relay stops when the handle is closed.
@@ -140,7 +145,12 @@ export class EventHub {
       if (this.relayHandle !== handle) this.forgetPublished();
       this.relayHandle = handle;
       const relay = new EventRelay(this, handle, options);
-      await relay.start();
+      // A start that failed half-way (LISTEN up, the table unreadable) must not leave a listener
+      // behind: start-up tries again with a new relay.
+      await relay.start().catch(async (error: unknown) => {
+        await relay.stop();
+        throw error;
+      });
       this.relay = relay;
       stopWithHandle(handle, () => this.stopRelay(relay));
       return relay;

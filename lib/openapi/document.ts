@@ -46,7 +46,7 @@ const tags: Array<{ name: string; description: string }> = [
   { name: "Members", description: "The workspace's people and invitations." },
   { name: "Workspaces", description: "The caller's workspaces." },
   { name: "Instance", description: "What every workspace may ever do, and who owns the instance." },
-  { name: "Health", description: "Liveness and this document: no credential needed." },
+  { name: "Health", description: "Liveness, readiness and this document: no credential needed." },
 ];
 
 const description = [
@@ -54,6 +54,9 @@ const description = [
     "`{error: {code, message, fieldErrors?}}` — switch on `code`, show `message` to people.",
   "Authenticate with an API key (Settings → API keys) as `Authorization: Bearer sb_…` or `X-API-Key: sb_…`; the " +
     "dashboard's session cookie works too. A key acts in the workspace it was made in.",
+  "While Switchboard's database is out of reach, any route may answer `503` with `database_unavailable` and a " +
+    "`Retry-After` header: nothing is wrong with the request, try it again. `GET /api/v1/health/ready` says whether " +
+    "a process can serve and, if not, what it waits for.",
 ].join("\n\n");
 
 const paths: ZodOpenApiObject["paths"] = {

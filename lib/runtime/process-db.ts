@@ -3,7 +3,7 @@ import type { Tenant } from "@/db/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { secureDataDir } from "@/lib/db/data-dir-permissions";
 import { readEnv } from "@/lib/env";
-import { AppError } from "@/lib/errors";
+import { databaseUnavailable } from "@/lib/errors";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
@@ -31,17 +31,18 @@ export function getDatabase(): Promise<ProcessDatabase> {
         // The detail (an address, a path, a lock holder's pid) is for the operator's log; a caller
         // gets a 503 that says what is wrong without it.
         console.error(`[switchboard] database not ready: ${(error as Error)?.message ?? String(error)}`);
-        throw new AppError(
-          "upstream_unavailable",
-          "Switchboard's database is not reachable right now (the reason is in the server log); it is tried again on the next request.",
-          { cause: error },
-        );
+        throw databaseUnavailable(error);
       });
     // A failed open must not be cached forever: the next request tries again.
     state.__switchboardDb.catch(() => {
       state.__switchboardDb = undefined;
     });
   }
+  return state.__switchboardDb;
+}
+
+/** The handle if the database is open (or opening), without opening it: readiness probes must not. */
+export function peekDatabase(): Promise<ProcessDatabase> | undefined {
   return state.__switchboardDb;
 }
 

@@ -237,7 +237,14 @@ const state = globalThis as typeof globalThis & { __switchboardRuntime?: Promise
 export function startServerRuntime(db: Database): Promise<ServerRuntime> {
   state.__switchboardRuntime ??= (async () => {
     const runtime = new ServerRuntime(db);
-    await runtime.start();
+    try {
+      await runtime.start();
+    } catch (error) {
+      // Not cached as started: start-up tries again once the database answers.
+      await runtime.stop().catch(() => {});
+      state.__switchboardRuntime = undefined;
+      throw error;
+    }
     stopOnExit(runtime);
     return runtime;
   })();

@@ -4,44 +4,103 @@ import { issueSetupToken, needsSetup } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
+import { backoffDelay } from "@/lib/client/backoff";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
+import { processSingleton } from "@/lib/process-singleton";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
+import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runtime/readiness";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
 import { startServerRuntime } from "./server-runtime";
 
-/** The process runtime: the database, the event relay, then the connection pool (servers connect in the background). */
+/** Between attempts: from half a second, doubling, at most 5 s — a database that is back is found quickly. */
+const RETRY = { baseMs: 500, maxMs: 5_000 };
+
+/** What start-up has done already: an attempt after a failure goes on from there. */
+const progress = processSingleton("Startup", () => ({
+  running: false,
+  recovered: false,
+  setupChecked: false,
+  serversChecked: false,
+  lastLogged: { line: "", at: 0 },
+}));
+
+/**
+ * The process runtime: the database, the event relay, then the connection pool (servers connect in
+ * the background). Until all three are up, start-up tries again with backoff — a process started
+ * while its database is down (or its PGlite folder still locked by a process that is dying) starts
+ * by itself once it can — and readiness says what it waits for. Instrumentation awaits only the
+ * first attempt, so the server answers (liveness, 503s) meanwhile.
+ */
 export async function startRuntime(): Promise<void> {
+  if (progress.running) return;
+  progress.running = true;
+  if (await attemptStart()) return;
+  void (async () => {
+    for (let attempt = 1; !(await attemptStart()); attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, RETRY)).unref());
+    }
+  })();
+}
+
+/** One attempt; true once everything runs. Steps already done are not repeated. */
+async function attemptStart(): Promise<boolean> {
   let handle: ProcessDatabase;
   try {
     handle = await getDatabase();
-  } catch {
-    // Keep serving: every request retries the open and answers with a clear error meanwhile.
-    // (getDatabase has logged why it did not open.)
-    return;
+  } catch (error) {
+    // getDatabase has logged why it did not open.
+    reportStartupProblem("database", error);
+    return false;
   }
+  const { db, driver } = handle;
+  reportStarted("database");
   try {
-    const { db, driver } = handle;
-    console.log(`[switchboard] database ready (${driver})`);
     // Before the pool starts, so events of other processes sharing the database reach this one's
     // subscribers (SSE streams, calls waiting for a decision) from the start.
-    await startEventRelay(handle).catch((error: unknown) =>
-      console.error(
-        `[switchboard] event relay not started (retried by the first event stream): ${(error as Error).message}`,
-      ),
-    );
-    if (driver === "pglite") await recoverInterruptedCalls(handle);
-    else startStoppedRunnerSweeps(db);
-    if (await needsSetup(db)) await announceSetup(db);
-    await disableRefusedServersAtStart(db);
-    warnIfStdioUserIsShutOut();
-    const runtime = await startServerRuntime(db);
-    console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
+    await startEventRelay(handle);
+    reportStarted("relay");
   } catch (error) {
-    console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
+    return failedAttempt("relay", "event relay not started", error);
   }
+  try {
+    if (!progress.recovered) {
+      progress.recovered = true;
+      if (driver === "pglite") await recoverInterruptedCalls(handle);
+      else startStoppedRunnerSweeps(db);
+    }
+    if (!progress.setupChecked) {
+      if (await needsSetup(db)) await announceSetup(db);
+      progress.setupChecked = true;
+    }
+    if (!progress.serversChecked) {
+      await disableRefusedServersAtStart(db);
+      warnIfStdioUserIsShutOut();
+      progress.serversChecked = true;
+    }
+    const runtime = await startServerRuntime(db);
+    reportStarted("pool");
+    console.log(
+      `[switchboard] database ready (${driver}); connection pool started (${runtime.pool.ids().length} servers)`,
+    );
+    return true;
+  } catch (error) {
+    return failedAttempt("pool", "runtime not started", error);
+  }
+}
+
+/** Logs a failed attempt — a line per new reason, or per minute while it lasts, so an outage does not flood the log. */
+function failedAttempt(dependency: Dependency, what: string, error: unknown): false {
+  reportStartupProblem(dependency, error);
+  const line = `[switchboard] ${what} (trying again): ${(error as Error)?.message ?? String(error)}`;
+  const now = Date.now();
+  if (line !== progress.lastLogged.line || now - progress.lastLogged.at > 60_000) {
+    progress.lastLogged = { line, at: now };
+    console.error(line);
+  }
+  return false;
 }
 
 /**

@@ -101,10 +101,14 @@ describe.each(drivers)("HTTP API on %s", (driver) => {
     await handle?.close();
   });
 
-  it("GET /api/v1/health reports the database driver and version", async () => {
-    const res = await getHealth(getRequest("/api/v1/health"), noParams);
+  it("GET /api/v1/health (liveness) reports the configured database driver and version", async () => {
+    const res = getHealth();
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: "ok", database: driver, version: packageJson.version });
+    expect(await res.json()).toEqual({
+      status: "ok",
+      database: process.env.DATABASE_URL ? "postgres" : "pglite",
+      version: packageJson.version,
+    });
   });
 
   describe("server lifecycle", () => {

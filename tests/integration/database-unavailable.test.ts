@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { GET as health } from "@/app/api/v1/health/route";
+import { GET as liveness } from "@/app/api/v1/health/route";
+import { GET as listServers } from "@/app/api/v1/servers/route";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 
 /**
@@ -24,15 +25,22 @@ afterEach(() => {
 });
 
 describe("when the database is not reachable", () => {
-  it("the REST API answers 503 with a message a person understands", async () => {
-    const response = await health(new Request("http://127.0.0.1:3000/api/v1/health"), {
+  it("the REST API answers 503 database_unavailable with a message a person understands", async () => {
+    const response = await listServers(new Request("http://127.0.0.1:3000/api/v1/servers"), {
       params: Promise.resolve({}),
     });
     expect(response.status).toBe(503);
+    expect(response.headers.get("Retry-After")).toBe("2");
     const body = (await response.json()) as { error: { code: string; message: string } };
-    expect(body.error.code).toBe("upstream_unavailable");
+    expect(body.error.code).toBe("database_unavailable");
     expect(body.error.message).toMatch(/database is not reachable/);
     expect(body.error.message).not.toContain("127.0.0.1:1");
+  });
+
+  it("liveness still answers 200: the process is alive, restarting it would not help", async () => {
+    const response = liveness();
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok", database: "postgres" });
   });
 
   it("the MCP gateway answers 503 too, and the next request tries again", async () => {

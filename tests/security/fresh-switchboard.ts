@@ -61,7 +61,7 @@ function freePort(): Promise<number> {
 async function untilHealthy(baseURL: string, child: ChildProcess): Promise<void> {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The Switchboard under test exited (${child.exitCode}).`);
-    const ok = await fetch(`${baseURL}/api/v1/health`).then(
+    const ok = await fetch(`${baseURL}/api/v1/health/ready`).then(
       (r) => r.ok,
       () => false,
     );

@@ -65,7 +65,7 @@ test.describe("a Switchboard on 0.0.0.0 (`next start -H 0.0.0.0`), reached from 
     await expect
       .poll(
         async () => {
-          const health = await fetch(`http://127.0.0.1:${port}/api/v1/health`).catch(() => undefined);
+          const health = await fetch(`http://127.0.0.1:${port}/api/v1/health/ready`).catch(() => undefined);
           return health?.status;
         },
         { timeout: 150_000, intervals: [500] },

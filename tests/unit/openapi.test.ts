@@ -98,7 +98,8 @@ describe("the OpenAPI document", () => {
             op?.responses?.[status]?.content?.["application/json"]?.schema,
             `${label} ${status}`,
           ).toEqual({
-            $ref: "#/components/schemas/Error",
+            // Readiness's 503 is its own answer, not a refusal: the same shape as its 200, naming what is down.
+            $ref: `#/components/schemas/${label === "GET /api/v1/health/ready" ? "Readiness" : "Error"}`,
           });
         }
       }
@@ -109,7 +110,9 @@ describe("the OpenAPI document", () => {
     for (const route of routes) {
       for (const method of route.methods) {
         const statuses = Object.keys(operationOf(route.path, method)?.responses ?? {});
-        const isPublic = route.path === "/api/v1/health" || route.path === "/api/v1/openapi.json";
+        const isPublic = ["/api/v1/health", "/api/v1/health/ready", "/api/v1/openapi.json"].includes(
+          route.path,
+        );
         expect(statuses.includes("401"), `${method} ${route.path}`).toBe(!isPublic);
         expect(statuses.includes("403"), `${method} ${route.path}`).toBe(!isPublic);
       }

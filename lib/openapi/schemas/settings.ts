@@ -2,10 +2,11 @@ import { z } from "zod";
 import type { DatabaseDriver } from "@/lib/db/client";
 import type { GatewayStatus } from "@/lib/gateway/settings/gateway-status";
 import type { GatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
+import type { Readiness } from "@/lib/runtime/readiness";
 import type { SecretSummary } from "@/lib/secrets/secrets";
 import { describes } from "../type-check";
 
-/** The gateway's settings and status; the health probe. */
+/** The gateway's settings and status; the liveness and readiness probes. */
 
 export const gatewaySettingsOutputSchema = describes<GatewaySettings>()(
   z
@@ -47,4 +48,31 @@ export const secretSummarySchema = describes<SecretSummary>()(
   z
     .object({ name: z.string(), createdAt: z.string(), updatedAt: z.string() })
     .meta({ id: "Secret", description: "A secret's name and times: its value never comes back out." }),
+);
+
+const dependencyCheckSchema = z.object({
+  ok: z.boolean(),
+  reason: z
+    .string()
+    .optional()
+    .meta({ description: "Why not, for a person: what is down and that it is retried." }),
+});
+
+export const readinessSchema = describes<Readiness & { version: string }>()(
+  z
+    .object({
+      status: z.enum(["starting", "ready", "degraded"]).meta({
+        description:
+          "`starting` until the process has been ready once; `degraded` when a dependency is down after that.",
+      }),
+      checks: z.object({
+        database: dependencyCheckSchema,
+        relay: dependencyCheckSchema.meta({
+          description: "The event relay: events of other processes reach this one.",
+        }),
+        pool: dependencyCheckSchema.meta({ description: "The connection pool to the MCP servers." }),
+      }),
+      version: z.string().meta({ description: "Switchboard's version." }),
+    })
+    .meta({ id: "Readiness" }),
 );
