@@ -59,7 +59,8 @@ function wrap<P, C>(prepare: (base: PublicContext<P>) => Promise<C>, handler: Ha
 
 export function errorResponse(error: unknown): Response {
   const appError = toAppError(error);
-  const headers: HeadersInit =
+  const headers: Record<string, string> =
     appError.code === "unauthenticated" ? { "WWW-Authenticate": 'Bearer realm="switchboard"' } : {};
+  if (appError.retryAfterSeconds !== undefined) headers["Retry-After"] = String(appError.retryAfterSeconds);
   return Response.json({ error: toErrorBody(appError) }, { status: appError.status, headers });
 }
