@@ -156,9 +156,13 @@ async function burstAndTerminate(proc: SwitchboardProcess, agentKey: string, pre
 
   // A new request during the grace period (the long calls are still running): a clear refusal.
   const refusedCall = await gatewayCall(proc, agentKey, `${prefix}-during-grace`, 0);
-  const refusedRest = await proc.api("POST", "/api/v1/calls", {
-    tool: "counting__record",
-    arguments: { key: `${prefix}-rest-during-grace`, delayMs: 0 },
+  const refusedRest = await fetch(`${proc.url}/api/v1/calls`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+    body: JSON.stringify({
+      tool: "counting__record",
+      arguments: { key: `${prefix}-rest-during-grace`, delayMs: 0 },
+    }),
   });
   const refusedRestBody = await refusedRest.text();
 
