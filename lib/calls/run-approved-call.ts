@@ -100,7 +100,7 @@ export async function runClaimedCall(
         durationMs: outcome.durationMs,
       };
     return finishCall(db, call, params.view, outcome, params.onOutcome);
-  });
+  }, "run");
 }
 
 /** Why a call cut off by a shutdown failed. */

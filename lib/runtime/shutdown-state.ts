@@ -24,6 +24,7 @@ export const SHUTDOWN_RETRY_AFTER_SECONDS = 2;
 export class ShutdownGate {
   private current: ShutdownPhase = "serving";
   private inFlight = 0;
+  private running = 0;
   private readonly listeners = {
     draining: new Set<() => void>(),
     interrupted: new Set<() => void>(),
@@ -34,9 +35,14 @@ export class ShutdownGate {
     return this.current;
   }
 
-  /** Calls this process is running or recording right now. */
-  get callsInFlight(): number {
+  /** Works in flight: calls' requests and runs (one call may be both). */
+  get workInFlight(): number {
     return this.inFlight;
+  }
+
+  /** Calls this process is running right now (for the log). */
+  get callsRunning(): number {
+    return this.running;
   }
 
   /**
@@ -52,13 +58,18 @@ export class ShutdownGate {
     return () => this.listeners[phase].delete(listener);
   }
 
-  /** Counts `work` as in flight until it settles; shutdown waits for it (up to the grace period). */
-  async track<T>(work: () => Promise<T>): Promise<T> {
+  /**
+   * Counts `work` as in flight until it settles; shutdown waits for it (up to the grace period).
+   * `run`: the work is a call's run (a request's work may include one, counted once more).
+   */
+  async track<T>(work: () => Promise<T>, kind: "request" | "run" = "request"): Promise<T> {
     this.inFlight++;
+    if (kind === "run") this.running++;
     try {
       return await work();
     } finally {
       this.inFlight--;
+      if (kind === "run") this.running--;
       if (this.inFlight === 0) for (const wake of [...this.idleWaiters]) wake();
     }
   }

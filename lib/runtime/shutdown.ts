@@ -54,11 +54,11 @@ async function shutDown(signal: ShutdownSignal): Promise<void> {
   const graceSeconds = readGraceSeconds();
   shutdownGate.beginDraining();
   console.log(
-    `[switchboard] ${signal}: shutting down. New calls are refused; ${shutdownGate.callsInFlight} in flight get up to ${graceSeconds} s to finish (${signal} again stops at once).`,
+    `[switchboard] ${signal}: shutting down. New calls are refused; ${shutdownGate.callsRunning} call(s) running get up to ${graceSeconds} s to finish (${signal} again stops at once).`,
   );
   if (!(await shutdownGate.whenIdle(graceSeconds * 1000))) {
     console.log(
-      `[switchboard] the grace period is over: ${shutdownGate.callsInFlight} call(s) still running are stopped and recorded as failed`,
+      `[switchboard] the grace period is over: ${shutdownGate.callsRunning} call(s) still running are stopped and recorded as failed`,
     );
     shutdownGate.interrupt();
     if (!(await shutdownGate.whenIdle(FINISH_WRITES_MS)))

@@ -296,6 +296,7 @@ test.describe("on PostgreSQL, two processes", () => {
 
 test.describe("on PGlite, one process", () => {
   let proc: SwitchboardProcess | undefined;
+  let agentKey = "";
   const countFile = path.join(countDir(), "count.log");
 
   test.afterAll(async () => {
@@ -314,7 +315,7 @@ test.describe("on PGlite, one process", () => {
         NEXT_TELEMETRY_DISABLED: "1",
       },
     });
-    const agentKey = await prepare(proc, countFile);
+    agentKey = await prepare(proc, countFile);
     const dataDir = path.join(path.dirname(proc.logFile), "pglite-data");
     expect(existsSync(path.join(dataDir, "switchboard.lock"))).toBe(true);
 
@@ -331,5 +332,38 @@ test.describe("on PGlite, one process", () => {
         timeout: 60_000,
       })
       .toContain("recorded pglite-after");
+  });
+
+  test("a second SIGTERM stops at once; the call it cut is ended at the next start", async () => {
+    if (!proc) throw new Error("the PGlite process did not start");
+    const children = countingChildren(proc.pid);
+    const cut = gatewayCall(proc, agentKey, "pglite-cut", LONG_MS);
+    // Running: on record in the call history (PGlite writes a call's start once it ran 50 ms).
+    await expect
+      .poll(
+        async () =>
+          ((await callsByKey(proc as SwitchboardProcess, ["pglite-cut"])).get("pglite-cut") ?? []).map(
+            (c) => c.status,
+          ),
+        {
+          timeout: 30_000,
+        },
+      )
+      .toEqual(["running"]);
+    const logBefore = proc.log().length;
+    const exited = proc.kill("SIGTERM");
+    expect(await drainingOrExit(proc, logBefore, exited)).toBe("draining");
+    process.kill(proc.pid, "SIGTERM");
+    // Forced: the signal's exit code, not the graceful 0 (whose grace period has far to go).
+    expect(await exited).toEqual({ code: 143, signal: null });
+    expect((await cut).status).toBe("refused");
+    for (const pid of children) expect(isRunning(pid), `stdio server ${pid}`).toBe(false);
+
+    // The next start takes the dead process's lock over and ends the call it left running.
+    await proc.start();
+    expect(proc.log()).toContain("1 call(s) interrupted by the last stop marked failed");
+    const [call] = (await callsByKey(proc, ["pglite-cut"])).get("pglite-cut") ?? [];
+    expect(call?.status).toBe("failed");
+    expect(countLines(countFile, "pglite-cut")).toBe(0);
   });
 });

@@ -7,20 +7,23 @@ describe("ShutdownGate", () => {
     const gate = new ShutdownGate();
     let finish = () => {};
     const work = gate.track(() => new Promise<string>((resolve) => (finish = () => resolve("done"))));
-    expect(gate.callsInFlight).toBe(1);
+    expect(gate.workInFlight).toBe(1);
     const idle = gate.whenIdle(60_000);
     finish();
     expect(await work).toBe("done");
     expect(await idle).toBe(true);
-    expect(gate.callsInFlight).toBe(0);
+    expect(gate.workInFlight).toBe(0);
   });
 
   it("stops waiting for work after the timeout, and counts failed work as ended", async () => {
     const gate = new ShutdownGate();
     void gate.track(() => new Promise(() => {}));
     expect(await gate.whenIdle(10)).toBe(false);
+    void gate.track(() => new Promise(() => {}), "run");
+    expect(gate.callsRunning).toBe(1);
+    expect(gate.workInFlight).toBe(2);
     await expect(gate.track(() => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(gate.callsInFlight).toBe(1);
+    expect(gate.workInFlight).toBe(2);
   });
 
   it("tells listeners of each phase once, in order, and at once when the phase has passed", () => {
