@@ -5,6 +5,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // First: a SIGTERM while the runtime starts is a graceful shutdown too.
+  const { installShutdownHandlers } = await import("@/lib/runtime/shutdown");
+  installShutdownHandlers();
   const { startRuntime } = await import("@/lib/runtime/start");
   const { registerGatewayEntry } = await import("@/lib/gateway/http/entry");
   registerGatewayEntry();

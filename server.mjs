@@ -57,6 +57,9 @@ const server = createServer(async (req, res) => {
   return handleWithNext(req, res);
 });
 
+// For the graceful shutdown (lib/runtime/shutdown.ts), which closes it once calls in flight are done.
+globalThis.__switchboardHttpServer = server;
+
 server.on("error", (error) => {
   console.error(`[switchboard] cannot listen on ${hostname}:${port}: ${error.message}`);
   process.exit(1);

@@ -2356,10 +2356,10 @@ export interface components {
     };
     Readiness: {
       /**
-       * @description `starting` until the process has been ready once; `degraded` when a dependency is down after that.
+       * @description `starting` until the process has been ready once; `degraded` when a dependency is down after that; `stopping` once it is shutting down (SIGTERM): it takes no new calls.
        * @enum {string}
        */
-      status: "starting" | "ready" | "degraded";
+      status: "starting" | "ready" | "degraded" | "stopping";
       checks: {
         database: {
           ok: boolean;

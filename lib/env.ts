@@ -70,6 +70,7 @@ const envSchema = z.object({
   SWITCHBOARD_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  SWITCHBOARD_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -105,6 +106,8 @@ export type Env = {
   mcpResumableStreams: boolean;
   /** Gateway sessions one process keeps: in all, per workspace, per principal (lib/gateway/sessions). */
   mcpSessionCaps: { perProcess: number; perWorkspace: number; perPrincipal: number };
+  /** On SIGTERM/SIGINT, how long calls in flight may run on before they are ended (lib/runtime/shutdown). */
+  shutdownGraceSeconds: number;
 };
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -164,6 +167,7 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       perWorkspace: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE,
       perPrincipal: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL,
     },
+    shutdownGraceSeconds: env.SWITCHBOARD_SHUTDOWN_GRACE_SECONDS,
   };
 }
 

@@ -1,6 +1,7 @@
 import { expireDueApprovals } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { subscribeEvents } from "@/lib/events/record-event";
+import { shutdownGate } from "@/lib/runtime/shutdown-state";
 import { type CallView, isFinished, loadCallView } from "./call-view";
 import { runApprovedCall } from "./run-approved-call";
 
@@ -9,7 +10,9 @@ import { runApprovedCall } from "./run-approved-call";
  * way. No polling: the call's own events (recorded on any process) wake the wait, one timer
  * expires the approval when it falls due, and another ends the wait. Seeing the call approved,
  * the waiter offers to run it too — whichever process claims it first runs it, so an approval
- * recorded by a process that died right after still leads to a run.
+ * recorded by a process that died right after still leads to a run. A process that starts shutting
+ * down ends its waits at once with the call's state, so its callers learn the call id and follow
+ * the call elsewhere instead of being cut off when the server closes.
  */
 export async function awaitCall(
   db: Database,
@@ -22,6 +25,7 @@ export async function awaitCall(
     let checkAgain = false;
     let offeredToRun = false;
     let expiryTimer: NodeJS.Timeout | undefined;
+    let stopOnShutdown = () => {};
 
     const finish = (outcome: { view: CallView } | { error: unknown }) => {
       if (settled) return;
@@ -29,6 +33,7 @@ export async function awaitCall(
       unsubscribe();
       clearTimeout(deadline);
       clearTimeout(expiryTimer);
+      stopOnShutdown();
       params.signal?.removeEventListener("abort", onAbort);
       if ("view" in outcome) resolve(outcome.view);
       else reject(outcome.error);
@@ -89,6 +94,7 @@ export async function awaitCall(
     const deadline = setTimeout(finishWithCurrent, params.timeoutMs);
     if (params.signal?.aborted) return onAbort();
     params.signal?.addEventListener("abort", onAbort, { once: true });
+    stopOnShutdown = shutdownGate.on("draining", onAbort);
     void check();
   });
 }

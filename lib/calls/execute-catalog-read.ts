@@ -5,6 +5,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
+import { assertAcceptingCalls, shutdownGate } from "@/lib/runtime/shutdown-state";
 import { parseOrThrow } from "@/lib/validation";
 import { authorizeCatalogRead, type Decision, firstRefusal, loadGrants } from "./call-decision";
 import { recordRunningCall } from "./call-journal";
@@ -47,6 +48,12 @@ export type ExecuteCatalogReadParams = FollowParams & {
 };
 
 export async function executeCatalogRead(db: Database, params: ExecuteCatalogReadParams): Promise<CallDto> {
+  // As executeToolCall: refused while shutting down, in flight until written once taken.
+  assertAcceptingCalls();
+  return shutdownGate.track(() => executeAcceptedRead(db, params));
+}
+
+async function executeAcceptedRead(db: Database, params: ExecuteCatalogReadParams): Promise<CallDto> {
   const request = parseOrThrow(readRequestSchema, params, "The read");
   const { tenantId, requester } = params;
   const server = await findReadServer(db, { tenantId, serverId: request.serverId });

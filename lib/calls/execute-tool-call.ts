@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
+import { assertAcceptingCalls, shutdownGate } from "@/lib/runtime/shutdown-state";
 import type { CallToolOptions } from "@/lib/upstream/pool";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
@@ -65,6 +66,12 @@ const callRequestSchema = z.object({
 });
 
 export async function executeToolCall(db: Database, params: ExecuteToolCallParams): Promise<CallDto> {
+  // A process shutting down takes no new call; one it took is in flight until its ending is written.
+  assertAcceptingCalls();
+  return shutdownGate.track(() => executeAcceptedToolCall(db, params));
+}
+
+async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallParams): Promise<CallDto> {
   const request = parseOrThrow(callRequestSchema, params, "The tool call");
   const scope = { tenantId: params.tenantId, requester: params.requester };
   const secrets = await cachedWorkspaceSecrets(db, scope);

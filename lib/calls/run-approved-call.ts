@@ -3,6 +3,7 @@ import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
+import { shutdownGate } from "@/lib/runtime/shutdown-state";
 import type { CallToolOptions, ConnectionPool } from "@/lib/upstream/pool";
 import { type CallEventDetail, recordCallEvent } from "./call-events";
 import { recordFinishedCall } from "./call-journal";
@@ -39,6 +40,9 @@ export async function runApprovedCall(
   db: Database,
   params: { tenantId: string; callId: string; fresh?: FreshCall; onOutcome?: OutcomeListener } & RunOptions,
 ): Promise<CallView | undefined> {
+  // Past its grace period this process would only end the call as interrupted: leave it approved
+  // for a process that stays.
+  if (shutdownGate.phase === "interrupted") return undefined;
   const [claimed] = await db
     .update(calls)
     // Run by this process: its connection's name (see calls.runner).
@@ -72,16 +76,36 @@ export async function runClaimedCall(
     onOutcome?: OutcomeListener;
   } & RunOptions,
 ): Promise<CallView | undefined> {
-  const { call } = params;
-  const options = { ...localWaiterOf(call.id), ...definedOnly(params) };
-  let outcome: Outcome;
-  try {
-    outcome = await invokeTool(db, call, options, params.target);
-  } catch (error) {
-    outcome = { kind: "error", ...internalFailure(call.id, error), durationMs: null };
-  }
-  return finishCall(db, call, params.view, outcome, params.onOutcome);
+  // In flight until its ending is written: a shutdown waits for it, up to its grace period.
+  return shutdownGate.track(async () => {
+    const { call } = params;
+    const given = { ...localWaiterOf(call.id), ...definedOnly(params) };
+    // The grace period ending stops the call like its caller would, but it ends as failed, saying why.
+    const interruption = new AbortController();
+    const stopListening = shutdownGate.on("interrupted", () => interruption.abort());
+    const signal = given.signal ? AbortSignal.any([given.signal, interruption.signal]) : interruption.signal;
+    let outcome: Outcome;
+    try {
+      outcome = await invokeTool(db, call, { ...given, signal }, params.target);
+    } catch (error) {
+      outcome = { kind: "error", ...internalFailure(call.id, error), durationMs: null };
+    } finally {
+      stopListening();
+    }
+    if (interruption.signal.aborted && outcome.kind === "error")
+      outcome = {
+        kind: "error",
+        code: "internal",
+        message: INTERRUPTED_MESSAGE,
+        durationMs: outcome.durationMs,
+      };
+    return finishCall(db, call, params.view, outcome, params.onOutcome);
+  }, "run");
 }
+
+/** Why a call cut off by a shutdown failed. */
+export const INTERRUPTED_MESSAGE =
+  "Switchboard shut down before this call finished (its grace period, SWITCHBOARD_SHUTDOWN_GRACE_SECONDS, ran out); the call was stopped. Whether the tool did part of its work is unknown: check before calling it again.";
 
 async function invokeTool(
   db: Database,

@@ -5,6 +5,11 @@ import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
 import { getDatabase } from "@/lib/runtime/process-db";
+import {
+  isShuttingDown,
+  SHUTDOWN_RETRY_AFTER_SECONDS,
+  SHUTTING_DOWN_MESSAGE,
+} from "@/lib/runtime/shutdown-state";
 import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./auth";
 import { buildGatewayServer } from "./server/server";
 import type { GatewayScope } from "./server/tools";
@@ -36,6 +41,12 @@ export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export async function handleGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
   if (!readEnv().mcpEnabled) {
     return jsonRpcError(404, -32000, "The MCP gateway is turned off here (SWITCHBOARD_MCP_ENABLED=false).");
+  }
+  // Every new request, session or not: a client (or its load balancer) tries another process.
+  if (isShuttingDown()) {
+    return jsonRpcError(503, -32000, SHUTTING_DOWN_MESSAGE, {
+      "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS),
+    });
   }
   try {
     const { db } = await getDatabase();

@@ -3,7 +3,7 @@ import type { Tenant } from "@/db/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { secureDataDir } from "@/lib/db/data-dir-permissions";
 import { readEnv } from "@/lib/env";
-import { databaseUnavailable } from "@/lib/errors";
+import { AppError, databaseUnavailable } from "@/lib/errors";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
@@ -44,6 +44,26 @@ export function getDatabase(): Promise<ProcessDatabase> {
 /** The handle if the database is open (or opening), without opening it: readiness probes must not. */
 export function peekDatabase(): Promise<ProcessDatabase> | undefined {
   return state.__switchboardDb;
+}
+
+/**
+ * Shutdown's last step: closes the database if it was opened, after `beforeClose` (its event relay
+ * stops with it, a PGlite folder's lock is released). Nothing opens it again: later callers get a 503.
+ */
+export async function closeDatabase(beforeClose?: (handle: ProcessDatabase) => Promise<void>): Promise<void> {
+  const opened = state.__switchboardDb;
+  const closed = Promise.reject(
+    new AppError("upstream_unavailable", "This Switchboard process has shut down its database."),
+  );
+  closed.catch(() => {});
+  state.__switchboardDb = closed;
+  const handle = await opened?.catch(() => undefined);
+  if (!handle) return;
+  try {
+    await beforeClose?.(handle);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Tests point the process at a database they opened themselves. */

@@ -4,6 +4,7 @@ import { databaseUnavailableCode } from "@/lib/db/errors";
 import { processEventHub } from "@/lib/events/record-event";
 import { processSingleton } from "@/lib/process-singleton";
 import { peekDatabase } from "@/lib/runtime/process-db";
+import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 
 /**
  * Whether this process can serve: its database answers, its event relay listens, its connection
@@ -18,7 +19,7 @@ import { peekDatabase } from "@/lib/runtime/process-db";
 
 export type Dependency = "database" | "relay" | "pool";
 export type DependencyCheck = { ok: boolean; reason?: string };
-export type ReadinessStatus = "starting" | "ready" | "degraded";
+export type ReadinessStatus = "starting" | "ready" | "degraded" | "stopping";
 export type Readiness = { status: ReadinessStatus; checks: Record<Dependency, DependencyCheck> };
 
 type StartupState = {
@@ -58,6 +59,8 @@ export async function checkReadiness(): Promise<Readiness> {
     relay: checkStarted("relay", database),
     pool: checkStarted("pool", database),
   };
+  // Draining for a shutdown: a load balancer must stop sending calls, however healthy the rest is.
+  if (isShuttingDown()) return { status: "stopping", checks };
   const ready = Object.values(checks).every((check) => check.ok);
   if (ready) state.wasReady = true;
   return { status: ready ? "ready" : state.wasReady ? "degraded" : "starting", checks };

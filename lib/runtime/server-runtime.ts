@@ -233,7 +233,7 @@ export class ServerRuntime {
 
 const state = globalThis as typeof globalThis & { __switchboardRuntime?: Promise<ServerRuntime> };
 
-/** The process's runtime, started once. */
+/** The process's runtime, started once; stopped by the shutdown (lib/runtime/shutdown.ts). */
 export function startServerRuntime(db: Database): Promise<ServerRuntime> {
   state.__switchboardRuntime ??= (async () => {
     const runtime = new ServerRuntime(db);
@@ -245,7 +245,6 @@ export function startServerRuntime(db: Database): Promise<ServerRuntime> {
       state.__switchboardRuntime = undefined;
       throw error;
     }
-    stopOnExit(runtime);
     return runtime;
   })();
   return state.__switchboardRuntime;
@@ -266,12 +265,4 @@ export async function requireServerRuntime(): Promise<ServerRuntime> {
 /** Tests install their own runtime (and stop it themselves). */
 export function setServerRuntime(runtime: ServerRuntime | undefined): void {
   state.__switchboardRuntime = runtime ? Promise.resolve(runtime) : undefined;
-}
-
-function stopOnExit(runtime: ServerRuntime): void {
-  const stop = (signal: NodeJS.Signals) => {
-    runtime.stop().finally(() => process.exit(signal === "SIGINT" ? 130 : 143));
-  };
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
 }

@@ -11,6 +11,7 @@ import { listensOnLoopbackOnly } from "@/lib/http/listening";
 import { processSingleton } from "@/lib/process-singleton";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runtime/readiness";
+import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
 import { startServerRuntime } from "./server-runtime";
@@ -39,7 +40,8 @@ export async function startRuntime(): Promise<void> {
   progress.running = true;
   if (await attemptStart()) return;
   void (async () => {
-    for (let attempt = 1; !(await attemptStart()); attempt++) {
+    // A shutdown ends the retries: nothing should open the database it is closing.
+    for (let attempt = 1; !isShuttingDown() && !(await attemptStart()); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, RETRY)).unref());
     }
   })();

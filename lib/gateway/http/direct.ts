@@ -13,6 +13,7 @@ import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
 import { getDatabase } from "@/lib/runtime/process-db";
+import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 
 /**
  * The gateway's hot path: a plain `tools/call` answered straight from Node's request and response,
@@ -44,7 +45,8 @@ const plainToolCall = z.object({
 type DeclinableRequest = IncomingMessage & { rawBody?: Buffer };
 
 export async function answerDirectly(req: DeclinableRequest, res: ServerResponse): Promise<boolean> {
-  if (req.method !== "POST" || !readEnv().mcpEnabled || !acceptsPlainJson(req)) return false;
+  if (req.method !== "POST" || !readEnv().mcpEnabled || isShuttingDown() || !acceptsPlainJson(req))
+    return false;
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) return false;
   const protocolVersion = req.headers["mcp-protocol-version"];

@@ -61,9 +61,9 @@ const dependencyCheckSchema = z.object({
 export const readinessSchema = describes<Readiness & { version: string }>()(
   z
     .object({
-      status: z.enum(["starting", "ready", "degraded"]).meta({
+      status: z.enum(["starting", "ready", "degraded", "stopping"]).meta({
         description:
-          "`starting` until the process has been ready once; `degraded` when a dependency is down after that.",
+          "`starting` until the process has been ready once; `degraded` when a dependency is down after that; `stopping` once it is shutting down (SIGTERM): it takes no new calls.",
       }),
       checks: z.object({
         database: dependencyCheckSchema,

@@ -155,7 +155,9 @@ async function waitUntil(done: () => boolean, ms: number): Promise<boolean> {
 /**
  * When this process ends, its groups end too. `exit` handlers must be synchronous, so it is a
  * SIGKILL without grace. On a signal nobody else handles, the default would end the process
- * without an `exit` event: kill the groups first, then re-raise the signal.
+ * without an `exit` event: kill the groups first, then re-raise the signal. A signal someone else
+ * handles (the server's graceful shutdown, lib/runtime/shutdown.ts) is theirs: they stop the
+ * groups in order once calls are done, and the `exit` hook still kills whatever is left.
  */
 function installExitHooks(): void {
   if (hooksInstalled) return;
@@ -163,11 +165,10 @@ function installExitHooks(): void {
   process.on("exit", killAllGroupsNow);
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
     const onSignal = () => {
+      if (process.listenerCount(signal) > 1) return;
       killAllGroupsNow();
-      if (process.listenerCount(signal) === 1) {
-        process.removeListener(signal, onSignal);
-        process.kill(process.pid, signal);
-      }
+      process.removeListener(signal, onSignal);
+      process.kill(process.pid, signal);
     };
     process.on(signal, onSignal);
   }
