@@ -8,6 +8,7 @@ import {
   type ProgressToken,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
+import { boundRequests } from "./bounded-requests";
 import { callerOf, InFlightCalls, type RelayedRequest } from "./caller-relay";
 import {
   type ConnectionConfig,
@@ -301,6 +302,7 @@ export class ServerConnection {
         throw new AppError("upstream_unavailable", "The connection attempt was abandoned.");
       }
       this.opening = undefined;
+      boundRequests(client, () => this.cfg.callTimeoutMs);
       const live: Live = { client, opened, connectedAt: this.deps.now(), probe: "ping" };
       this.live = live;
       this.record.handshake = handshake;
