@@ -10,6 +10,7 @@ import { isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { readSecretValue } from "@/lib/secrets/secrets";
+import { recordCrashCalls } from "@/lib/servers/crash-attribution";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
 import { createValueResolver } from "@/lib/upstream/connection-config";
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
@@ -226,6 +227,9 @@ export class ServerRuntime {
         }
         return;
       }
+      case "crashed.during_calls":
+        await recordCrashCalls(this.db, { tenantId, serverId: event.serverId, exit: event.exit, calls: event.calls });
+        return;
       case "list.changed":
         this.scheduleRefresh({ id: event.serverId, tenantId, name: event.serverName });
         return;
