@@ -160,7 +160,10 @@ export function refuseQuarantined(target: Pick<CallTarget, "gatewayName" | "quar
   throw new AppError("policy_denied", describeQuarantine(target.gatewayName, target.quarantine));
 }
 
-export function describeQuarantine(gatewayName: string, quarantine: { at: Date; reason: string | null }): string {
+export function describeQuarantine(
+  gatewayName: string,
+  quarantine: { at: Date; reason: string | null },
+): string {
   const why = quarantine.reason ? ` (${quarantine.reason})` : "";
   return (
     `${gatewayName} is quarantined: an admin set it to be refused until reviewed, since ` +

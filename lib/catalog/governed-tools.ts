@@ -79,7 +79,10 @@ export async function getGovernedTool(
     (t) => t.id === params.id,
   );
   if (!tool) throw new AppError("not_found", "There is no tool with that id in this workspace.");
-  const [servers, crashes] = await Promise.all([listServerStates(db, params), countRecentCrashes(db, params)]);
+  const [servers, crashes] = await Promise.all([
+    listServerStates(db, params),
+    countRecentCrashes(db, params),
+  ]);
   return govern(tool, servers.get(tool.serverId), crashes);
 }
 

@@ -18,7 +18,9 @@ export async function changeTool(
   params: { tenantId: string; id: string; input: unknown; by: AuditActor },
 ): Promise<GovernedToolDto> {
   const before = await getGovernedTool(db, params);
-  const tool = await changingAs(params.by, () => updateTool(db, { ...params, byName: params.by?.name ?? null }));
+  const tool = await changingAs(params.by, () =>
+    updateTool(db, { ...params, byName: params.by?.name ?? null }),
+  );
   // updateTool validated the input already: this only reads which fields it set.
   const patch = updateToolSchema.parse(params.input);
   await auditQuarantine(db, { ...params, before, after: tool });

@@ -228,7 +228,12 @@ export class ServerRuntime {
         return;
       }
       case "crashed.during_calls":
-        await recordCrashCalls(this.db, { tenantId, serverId: event.serverId, exit: event.exit, calls: event.calls });
+        await recordCrashCalls(this.db, {
+          tenantId,
+          serverId: event.serverId,
+          exit: event.exit,
+          calls: event.calls,
+        });
         return;
       case "list.changed":
         this.scheduleRefresh({ id: event.serverId, tenantId, name: event.serverName });

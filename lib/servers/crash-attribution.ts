@@ -59,7 +59,9 @@ export async function listCrashCalls(
   const rows = await db
     .select()
     .from(serverCrashCalls)
-    .where(and(eq(serverCrashCalls.tenantId, params.tenantId), eq(serverCrashCalls.serverId, params.serverId)))
+    .where(
+      and(eq(serverCrashCalls.tenantId, params.tenantId), eq(serverCrashCalls.serverId, params.serverId)),
+    )
     .orderBy(desc(serverCrashCalls.crashedAt))
     .limit(params.limit ?? 20);
   const ids = [...new Set(rows.map((row) => row.callId))];

@@ -46,7 +46,12 @@ export type PoolEvent =
   | (Subject & { type: "process.started"; pid: number; commandLine: string })
   | (Subject & { type: "process.exited"; pid: number | undefined; exit: ExitInfo; stderrTail: string })
   /** stdio: the process exited on its own while these calls ran on it — one of them may have crashed it. */
-  | (Subject & { type: "crashed.during_calls"; pid: number | undefined; exit: ExitInfo; calls: RunningCall[] })
+  | (Subject & {
+      type: "crashed.during_calls";
+      pid: number | undefined;
+      exit: ExitInfo;
+      calls: RunningCall[];
+    })
   | (Subject & { type: "health.checked"; result: HealthResult })
   /** The server said its tools/resources/prompts changed: the catalog should list them again. */
   | (Subject & { type: "list.changed"; list: "tools" | "resources" | "prompts" })

@@ -94,7 +94,8 @@ export const governedToolSchema = describes<GovernedToolDto>()(
         description: "How often its server's process exited during a call of it in the last 24 hours.",
       }),
       isQuarantineSuggested: z.boolean().meta({
-        description: "It crashed its server repeatedly and is not quarantined: a suggestion, the admin decides.",
+        description:
+          "It crashed its server repeatedly and is not quarantined: a suggestion, the admin decides.",
       }),
     })
     .meta({ id: "GovernedTool" }),
