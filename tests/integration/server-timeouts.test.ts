@@ -7,7 +7,7 @@ import { events, healthChecks, serverStatus } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import { ServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
-import { deleteServer, getServerRowOrThrow, registerServer } from "@/lib/servers/registry";
+import { deleteServer, getServerRowOrThrow, registerServer, updateServer } from "@/lib/servers/registry";
 import { listGroupMembers } from "@/lib/upstream/transport/process-group";
 import { createTestApiKey, openProcessTestDatabase } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
@@ -128,5 +128,28 @@ describe("a server whose tools/list hangs", () => {
     } finally {
       spy.mockRestore();
     }
+  }, 120_000);
+
+  it("disable ends the process at once, even while discovery waits on it", async () => {
+    const { pid } = await register("disabled-while-listing");
+    const refresh = api(refreshRoute, "disabled-while-listing", "POST");
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: tenantId(),
+      name: "disabled-while-listing",
+      patch: { enabled: false },
+    });
+    expect((await refresh).status).toBeGreaterThanOrEqual(500);
+    await eventually(
+      async () => (listGroupMembers(pid)?.length === 0 ? true : undefined),
+      "the process group to end",
+      10_000,
+    );
+    expect(
+      runtime.pool.state(
+        (await getServerRowOrThrow(handle.db, { tenantId: tenantId(), name: "disabled-while-listing" })).id,
+      ),
+    ).toBe("disabled");
   }, 120_000);
 });
