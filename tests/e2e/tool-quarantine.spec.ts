@@ -1,5 +1,6 @@
 import path from "node:path";
 import { e2eBootstrapKey } from "../../playwright.config";
+import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 
 /**
@@ -29,7 +30,14 @@ test.afterAll(async ({ playwright, baseURL }) => {
 test("an admin quarantines a tool from its row, calls are refused, and clearing it is audited", async ({
   page,
   api,
+  playwright,
+  baseURL,
 }) => {
+  const { agent, principalId } = await createAgent(api, playwright, {
+    baseURL,
+    name: `quarantine-agent-${Date.now()}`,
+    patterns: [ECHO],
+  });
   expect((await api.post("/api/v1/servers", { data: server })).status()).toBe(201);
   await expect
     .poll(
@@ -49,7 +57,7 @@ test("an admin quarantines a tool from its row, calls are refused, and clearing 
   await expect(row.getByText("quarantined", { exact: true })).toBeVisible();
   await expect(row).toContainText("calls refused until reviewed");
 
-  const refused = await api.post("/api/v1/calls", { data: { tool: ECHO, arguments: { text: "hi" } } });
+  const refused = await agent.post("/api/v1/calls", { data: { tool: ECHO, arguments: { text: "hi" } } });
   expect(refused.status()).toBe(403);
   expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
     /quarantine-demo__echo is quarantined/,
@@ -63,4 +71,6 @@ test("an admin quarantines a tool from its row, calls are refused, and clearing 
   expect(audit.entries.map((entry) => entry.action)).toEqual(
     expect.arrayContaining(["tool.quarantined", "tool.quarantine_cleared"]),
   );
+  await agent.dispose();
+  await api.delete(`/api/v1/principals/${principalId}`);
 });
