@@ -301,8 +301,8 @@ export interface paths {
     options?: never;
     head?: never;
     /**
-     * Set a tool's effect, enabled flag or approval rule
-     * @description effect null: back to unclassified. approvalRule "never" needs a classified tool.
+     * Set a tool's effect, enabled flag, approval rule or quarantine
+     * @description effect null: back to unclassified. approvalRule "never" needs a classified tool. quarantined true: every call of the tool is refused (403 policy_denied) until an admin reviews it and sets quarantined false; both are recorded in the audit log (tool.quarantined, tool.quarantine_cleared).
      *
      *     **Who may call it:** Admins, or an API key with the admin scope.
      */
@@ -1520,6 +1520,8 @@ export interface components {
         /** @description ISO 8601 */
         checkedAt: string;
       }[];
+      /** @description The calls running when the server's process exited on its own (latest first, up to 20): who may have crashed it. */
+      crashedDuringCalls: components["schemas"]["CrashCall"][];
     };
     HealthResult: {
       ok: boolean;
@@ -1530,6 +1532,24 @@ export interface components {
       checkedAt: string;
       /** @enum {string} */
       probe?: "ping" | "tools/list";
+    };
+    CrashCall: {
+      callId: string;
+      /** @description The server's own name of the tool. */
+      tool: string;
+      /** @description null when the call's record is gone. */
+      requester: components["schemas"]["Party"] | null;
+      /** @description ISO 8601 */
+      crashedAt: string;
+      exitCode: number | null;
+      exitSignal: string | null;
+    };
+    /** @description Who asked or decided: a principal, a person, or an API key. */
+    Party: {
+      /** @enum {string} */
+      kind: "principal" | "operator" | "api_key";
+      id: string;
+      name: string;
     };
     /** @description Names added, removed and changed, per kind. */
     CatalogDiff: {
@@ -1573,6 +1593,13 @@ export interface components {
       /** @enum {string} */
       approvalRule: "by-effect" | "always" | "never";
       enabled: boolean;
+      /** @description Set: every call of the tool is refused (403) until an admin reviews it and clears this. null: not quarantined. */
+      quarantine: {
+        at: string;
+        /** @description Who set it (a person's or a key's name). */
+        by: string | null;
+        reason: string | null;
+      } | null;
       removedAt: string | null;
       createdAt: string;
       updatedAt: string;
@@ -1712,6 +1739,13 @@ export interface components {
       /** @enum {string} */
       approvalRule: "by-effect" | "always" | "never";
       enabled: boolean;
+      /** @description Set: every call of the tool is refused (403) until an admin reviews it and clears this. null: not quarantined. */
+      quarantine: {
+        at: string;
+        /** @description Who set it (a person's or a key's name). */
+        by: string | null;
+        reason: string | null;
+      } | null;
       removedAt: string | null;
       createdAt: string;
       updatedAt: string;
@@ -1734,6 +1768,10 @@ export interface components {
       suggestedEffect: components["schemas"]["Effect"];
       serverEnabled: boolean;
       serverStatus: string;
+      /** @description How often its server's process exited during a call of it in the last 24 hours. */
+      recentCrashes: number;
+      /** @description It crashed its server repeatedly and is not quarantined: a suggestion, the admin decides. */
+      isQuarantineSuggested: boolean;
     };
     Call: {
       id: string;
@@ -1778,13 +1816,6 @@ export interface components {
       };
       /** @description null until the call finished. */
       result: components["schemas"]["CallResult"] | null;
-    };
-    /** @description Who asked or decided: a principal, a person, or an API key. */
-    Party: {
-      /** @enum {string} */
-      kind: "principal" | "operator" | "api_key";
-      id: string;
-      name: string;
     };
     ApprovalInfo: {
       id: string;
@@ -3606,6 +3637,8 @@ export interface operations {
           enabled?: boolean;
           /** @enum {string} */
           approvalRule?: "by-effect" | "always" | "never";
+          quarantined?: boolean;
+          quarantineReason?: string;
         };
       };
     };

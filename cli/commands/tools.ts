@@ -33,12 +33,24 @@ export function registerTools(program: Command): void {
             },
             { header: "Approval", value: (t) => t.approvalRule ?? "" },
             { header: "Enabled", value: (t) => (t.enabled === false ? "no" : "yes") },
+            {
+              header: "Quarantine",
+              value: (t) =>
+                t.quarantine
+                  ? "refused"
+                  : t.isQuarantineSuggested
+                    ? `suggested (${t.recentCrashes} crashes)`
+                    : "",
+              style: (text) => colors.red(text),
+            },
             { header: "Description", value: (t) => t.title ?? t.description ?? "", max: 50 },
           ],
           colors,
         ),
       );
     });
+
+  registerQuarantine(tools);
 
   withJsonOption(
     tools
@@ -75,6 +87,46 @@ export function registerTools(program: Command): void {
       );
     },
   );
+}
+
+function registerQuarantine(tools: Command): void {
+  withJsonOption(
+    tools
+      .command("quarantine")
+      .description("refuse every call of a tool until it is reviewed (e.g. one that crashes its server)")
+      .argument("<tool>", "gateway name (server__tool) or id")
+      .option("--reason <text>", "why, shown with every refusal"),
+  ).action(async (name: string, options: { reason?: string }, command: Command) => {
+    const { client, json } = contextOf(command);
+    const tool = await findTool(client, name);
+    const updated = await patchTool(client, tool, {
+      quarantined: true,
+      ...(options.reason ? { quarantineReason: options.reason } : {}),
+    });
+    if (json) return printJson(updated);
+    print(`${updated.gatewayName}: quarantined; every call is refused until it is reviewed and cleared.`);
+  });
+
+  withJsonOption(
+    tools
+      .command("clear-quarantine")
+      .description("after reviewing a quarantined tool, allow calls again (recorded in the audit log)")
+      .argument("<tool>", "gateway name (server__tool) or id"),
+  ).action(async (name: string, _options: unknown, command: Command) => {
+    const { client, json } = contextOf(command);
+    const updated = await patchTool(client, await findTool(client, name), { quarantined: false });
+    if (json) return printJson(updated);
+    print(`${updated.gatewayName}: quarantine cleared; calls are allowed again.`);
+  });
+}
+
+async function patchTool(
+  client: ApiClient,
+  tool: ToolWire,
+  patch: Record<string, unknown>,
+): Promise<ToolWire> {
+  const body = await client.patch<{ tool: ToolWire }>(`/api/v1/tools/${segment(tool.id)}`, patch);
+  return body.tool;
 }
 
 type ClassifyOptions = { approval?: string; enable?: boolean; disable?: boolean };

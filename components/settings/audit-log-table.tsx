@@ -27,6 +27,8 @@ const actionLabels: Record<string, string> = {
   "principal.deleted": "Deleted a principal",
   "principal.grants_changed": "Changed a principal's grants",
   "tool.policy_changed": "Changed a tool's effect or approval",
+  "tool.quarantined": "Quarantined a tool (calls refused until reviewed)",
+  "tool.quarantine_cleared": "Reviewed a quarantined tool and cleared it",
   "policy.approvals_changed": "Changed the approval policy",
   "policy.egress_changed": "Changed the egress policy",
   "gateway.loopback_mapping_changed": "Changed the gateway's keyless mapping",

@@ -9,6 +9,7 @@ import { ApprovalRuleSelect } from "./approval-rule-select";
 import { EffectEditor } from "./effect-editor";
 import { UNCLASSIFIED_AS } from "./effects";
 import { EnabledToggle } from "./enabled-toggle";
+import { QuarantineControl } from "./quarantine-control";
 import { ToolHints } from "./tool-hints";
 import type { GovernedToolDto } from "./tool-queries";
 
@@ -37,6 +38,11 @@ export function ToolRow({ tool, isDrifted, canManage }: Props) {
               </Badge>
             ) : null}
             {!tool.enabled ? <Badge tone="slate">disabled</Badge> : null}
+            {tool.quarantine ? (
+              <Badge tone="red" title="Every call is refused until an admin reviews it">
+                quarantined
+              </Badge>
+            ) : null}
             <ConflictBadge conflicts={tool.conflictsWith} />
           </div>
           <p className="mt-0.5 text-xs text-slate-500">
@@ -71,7 +77,7 @@ export function ToolRow({ tool, isDrifted, canManage }: Props) {
             >
               {isOpen ? "Hide input schema" : "Show input schema"}
             </button>
-            {tool.enabled && tool.serverEnabled ? (
+            {tool.enabled && tool.serverEnabled && !tool.quarantine ? (
               <Link
                 href={`/playground?tool=${encodeURIComponent(tool.gatewayName)}`}
                 className="font-medium text-indigo-700 hover:underline"
@@ -79,6 +85,9 @@ export function ToolRow({ tool, isDrifted, canManage }: Props) {
                 Try in playground
               </Link>
             ) : null}
+          </div>
+          <div className="mt-2">
+            <QuarantineControl tool={tool} canManage={canManage} />
           </div>
         </div>
         <div className="grid grid-cols-2 gap-4 sm:grid-cols-[17rem_14rem_11rem_auto] 2xl:shrink-0">

@@ -7,7 +7,13 @@ import type { ApprovalRule } from "@/lib/policy/approval-gate";
 import type { EffectClass } from "@/lib/policy/types";
 import { type GovernedToolDto, toolKeys } from "./tool-queries";
 
-export type ToolPatch = { effect?: EffectClass | null; enabled?: boolean; approvalRule?: ApprovalRule };
+export type ToolPatch = {
+  effect?: EffectClass | null;
+  enabled?: boolean;
+  approvalRule?: ApprovalRule;
+  quarantined?: boolean;
+  quarantineReason?: string;
+};
 
 /** Writes go through the server action; the saved tool replaces its row at once, then lists refetch. */
 export function useUpdateTool(tool: GovernedToolDto) {

@@ -1,4 +1,4 @@
-import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 import { mcpServers } from "./servers";
 
@@ -25,6 +25,13 @@ export const tools = pgTable(
       .notNull()
       .default("by-effect"),
     enabled: boolean("enabled").notNull().default(true),
+    /**
+     * Set by an admin (typically after the tool crashed its server): every call is refused until an
+     * admin reviews the tool and clears it. Who set it, and why, are kept beside it.
+     */
+    quarantinedAt: timestamp("quarantined_at", { withTimezone: true }),
+    quarantinedBy: text("quarantined_by"),
+    quarantineReason: text("quarantine_reason"),
     removedAt: timestamp("removed_at", { withTimezone: true }),
     ...timestamps(),
   },
@@ -66,4 +73,27 @@ export const catalogSnapshots = pgTable(
     takenAt: timestamp("taken_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("catalog_snapshots_server_idx").on(t.serverId, t.takenAt)],
+);
+
+/**
+ * A call that was running when its server's process exited on its own: who may have crashed the
+ * server. One row per call in flight at the exit. `call_id` has no foreign key: on PGlite a call
+ * may reach its table after the crash is written (call-journal).
+ */
+export const serverCrashCalls = pgTable(
+  "server_crash_calls",
+  {
+    id: id(),
+    tenantId: tenantId(),
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    callId: text("call_id").notNull(),
+    /** the server's own name of the tool */
+    toolName: text("tool_name").notNull(),
+    exitCode: integer("exit_code"),
+    exitSignal: text("exit_signal"),
+    crashedAt: timestamp("crashed_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("server_crash_calls_server_idx").on(t.serverId, t.crashedAt)],
 );

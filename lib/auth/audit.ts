@@ -25,6 +25,8 @@ export type AuditAction =
   | "principal.deleted"
   | "principal.grants_changed"
   | "tool.policy_changed"
+  | "tool.quarantined"
+  | "tool.quarantine_cleared"
   | "policy.approvals_changed"
   | "policy.egress_changed"
   | "gateway.loopback_mapping_changed"

@@ -29,6 +29,8 @@ export type CallTarget = {
   isClassified: boolean;
   approvalRule: ApprovalRule;
   callTimeoutMs: number;
+  /** set by an admin: every call is refused until the tool is reviewed */
+  quarantine: { at: Date; reason: string | null } | null;
 };
 
 const allow: Decision = { kind: "allow" };
@@ -143,7 +145,30 @@ export async function findCallTarget(
     isClassified: row.tool.effect !== null,
     approvalRule: row.tool.approvalRule,
     callTimeoutMs: row.callTimeoutMs,
+    quarantine: row.tool.quarantinedAt
+      ? { at: row.tool.quarantinedAt, reason: row.tool.quarantineReason }
+      : null,
   };
+}
+
+/**
+ * A quarantined tool is refused outright (403), before anything is recorded or sent to its server:
+ * an admin set it aside, usually after it crashed its server, until someone reviews it.
+ */
+export function refuseQuarantined(target: Pick<CallTarget, "gatewayName" | "quarantine">): void {
+  if (!target.quarantine) return;
+  throw new AppError("policy_denied", describeQuarantine(target.gatewayName, target.quarantine));
+}
+
+export function describeQuarantine(
+  gatewayName: string,
+  quarantine: { at: Date; reason: string | null },
+): string {
+  const why = quarantine.reason ? ` (${quarantine.reason})` : "";
+  return (
+    `${gatewayName} is quarantined: an admin set it to be refused until reviewed, since ` +
+    `${quarantine.at.toISOString()}${why}. A workspace admin can review the tool and clear the quarantine.`
+  );
 }
 
 export function checkTargetUsable(target: CallTarget): Decision {

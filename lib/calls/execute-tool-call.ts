@@ -17,6 +17,7 @@ import {
   firstRefusal,
   gateCall,
   loadGrants,
+  refuseQuarantined,
 } from "./call-decision";
 import { recordRunningCall } from "./call-journal";
 import { type CallDto, type CallView, isFinished, loadCallView, toCallDto } from "./call-view";
@@ -126,6 +127,7 @@ async function decideCall(
   const target = await decisionCache.get(tenantId, `target:${gatewayName}`, () => findCallTarget(db, params));
   if (!target)
     throw new AppError("not_found", `There is no tool named ${params.gatewayName} in this workspace.`);
+  refuseQuarantined(target);
   const decision = firstRefusal(
     () => checkTargetUsable(target),
     () => gateCall(target, policy),

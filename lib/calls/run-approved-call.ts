@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/errors";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { shutdownGate } from "@/lib/runtime/shutdown-state";
 import type { CallToolOptions, ConnectionPool } from "@/lib/upstream/pool";
+import { describeQuarantine } from "./call-decision";
 import { type CallEventDetail, recordCallEvent } from "./call-events";
 import { recordFinishedCall } from "./call-journal";
 import { type CallErrorCode, type CallRow, type CallView, loadCallView } from "./call-view";
@@ -119,11 +120,19 @@ async function invokeTool(
     message,
     durationMs: null,
   });
-  const target = checked ? { ...checked, serverEnabled: true } : await findRunTarget(db, call);
+  // `checked`: looked up (quarantine included) by this request a moment ago.
+  const target = checked
+    ? { ...checked, serverEnabled: true, quarantinedAt: null, quarantineReason: null }
+    : await findRunTarget(db, call);
   const what = call.kind === "tool_call" ? call.gatewayName : `the ${kindLabel(call)} of ${call.gatewayName}`;
   // Approval may have taken minutes: what an admin changed meanwhile still counts.
   if (!target) return fail("policy_denied", `${what} was disabled or removed before it could run.`);
   if (!target.serverEnabled) return fail("upstream_unavailable", `The server of ${what} is disabled.`);
+  if (target.quarantinedAt)
+    return fail(
+      "policy_denied",
+      describeQuarantine(call.gatewayName, { at: target.quarantinedAt, reason: target.quarantineReason }),
+    );
   const runtime = await getServerRuntime();
   if (!runtime) return fail("upstream_unavailable", "The connection pool is not running in this process.");
   const args = call.sealedArguments
@@ -157,7 +166,7 @@ async function askServer(
   const serverId = call.serverId ?? "";
   switch (call.kind) {
     case "tool_call":
-      return pool.callTool(serverId, call.toolName, args, options);
+      return pool.callTool(serverId, call.toolName, args, { ...options, callId: call.id });
     case "resource_read":
       return (await pool.getClient(serverId)).readResource(
         { uri: call.toolName },
@@ -180,10 +189,15 @@ async function findRunTarget(db: Database, call: CallRow) {
       .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
       .from(mcpServers)
       .where(and(eq(mcpServers.tenantId, call.tenantId), eq(mcpServers.id, call.serverId ?? "")));
-    return server;
+    return server && { ...server, quarantinedAt: null, quarantineReason: null }; // tools only
   }
   const [target] = await db
-    .select({ callTimeoutMs: mcpServers.callTimeoutMs, serverEnabled: mcpServers.enabled })
+    .select({
+      callTimeoutMs: mcpServers.callTimeoutMs,
+      serverEnabled: mcpServers.enabled,
+      quarantinedAt: tools.quarantinedAt,
+      quarantineReason: tools.quarantineReason,
+    })
     .from(tools)
     .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
     .where(

@@ -13,6 +13,7 @@ import {
   type ToolHints,
 } from "@/lib/policy/effects";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
+import { countRecentCrashes, crashKey, QUARANTINE_SUGGESTION_CRASHES } from "@/lib/servers/crash-attribution";
 import { parseOrThrow } from "@/lib/validation";
 
 /** The tool catalog across servers as admins govern it: enforced effect beside the server's hints. */
@@ -28,6 +29,10 @@ export type GovernedToolDto = ToolDto & {
   serverEnabled: boolean;
   /** connection state of the server ("unknown" before the pool reported one) */
   serverStatus: string;
+  /** calls of it during which its server's process exited, in the last 24 hours */
+  recentCrashes: number;
+  /** crashed its server repeatedly and is not quarantined: suggested, never done automatically */
+  isQuarantineSuggested: boolean;
 };
 
 export const updateToolSchema = z.strictObject({
@@ -37,6 +42,13 @@ export const updateToolSchema = z.strictObject({
     .optional(),
   enabled: z.boolean().optional(),
   approvalRule: z.enum(approvalRules, { error: "approvalRule is by-effect, always or never." }).optional(),
+  /** true: refuse every call until reviewed; false: reviewed, calls allowed again (audited). */
+  quarantined: z.boolean({ error: "quarantined is true or false." }).optional(),
+  quarantineReason: z
+    .string({ error: "quarantineReason is text." })
+    .trim()
+    .max(500, { error: "quarantineReason is at most 500 characters." })
+    .optional(),
 });
 
 type Scope = { tenantId: string };
@@ -45,14 +57,18 @@ export async function listGovernedTools(
   db: Database,
   params: Scope & { q?: string },
 ): Promise<GovernedToolDto[]> {
-  const [all, servers] = await Promise.all([listAllTools(db, params), listServerStates(db, params)]);
+  const [all, servers, crashes] = await Promise.all([
+    listAllTools(db, params),
+    listServerStates(db, params),
+    countRecentCrashes(db, params),
+  ]);
   const q = params.q?.trim().toLowerCase();
   const matches = (tool: ToolDto) =>
     !q ||
     [tool.gatewayName, tool.name, tool.serverName, tool.title ?? "", tool.description ?? ""].some((text) =>
       text.toLowerCase().includes(q),
     );
-  return all.filter(matches).map((tool) => govern(tool, servers.get(tool.serverId)));
+  return all.filter(matches).map((tool) => govern(tool, servers.get(tool.serverId), crashes));
 }
 
 export async function getGovernedTool(
@@ -63,8 +79,11 @@ export async function getGovernedTool(
     (t) => t.id === params.id,
   );
   if (!tool) throw new AppError("not_found", "There is no tool with that id in this workspace.");
-  const servers = await listServerStates(db, params);
-  return govern(tool, servers.get(tool.serverId));
+  const [servers, crashes] = await Promise.all([
+    listServerStates(db, params),
+    countRecentCrashes(db, params),
+  ]);
+  return govern(tool, servers.get(tool.serverId), crashes);
 }
 
 /**
@@ -73,7 +92,7 @@ export async function getGovernedTool(
  */
 export async function updateTool(
   db: Database,
-  params: Scope & { id: string; input: unknown },
+  params: Scope & { id: string; input: unknown; byName?: string | null },
 ): Promise<GovernedToolDto> {
   const patch = parseOrThrow(updateToolSchema, params.input, "The tool update");
   const current = await getGovernedTool(db, params);
@@ -94,11 +113,26 @@ export async function updateTool(
       ...(patch.effect !== undefined ? { effect: patch.effect } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
       ...(patch.approvalRule !== undefined ? { approvalRule: patch.approvalRule } : {}),
+      ...quarantineChange(patch, current, params.byName ?? null),
       updatedAt: sql`now()`,
     })
     .where(and(eq(tools.tenantId, params.tenantId), eq(tools.id, params.id)));
   await recordPolicyChange(db, { tenantId: params.tenantId, subject: "tool", subjectId: params.id });
   return getGovernedTool(db, params);
+}
+
+/** Setting keeps the first time (and who) until cleared; a new reason may be given while set. */
+function quarantineChange(
+  patch: z.infer<typeof updateToolSchema>,
+  current: GovernedToolDto,
+  byName: string | null,
+): Partial<typeof tools.$inferInsert> {
+  if (patch.quarantined === false)
+    return { quarantinedAt: null, quarantinedBy: null, quarantineReason: null };
+  const reason = patch.quarantineReason ? { quarantineReason: patch.quarantineReason } : {};
+  if (patch.quarantined === true && !current.quarantine)
+    return { quarantinedAt: new Date(), quarantinedBy: byName, quarantineReason: null, ...reason };
+  return current.quarantine ? reason : {};
 }
 
 type ServerState = { enabled: boolean; state: string | null };
@@ -112,8 +146,13 @@ async function listServerStates(db: Database, params: Scope): Promise<Map<string
   return new Map(rows.map((r) => [r.id, { enabled: r.enabled, state: r.state }]));
 }
 
-function govern(tool: ToolDto, server: ServerState | undefined): GovernedToolDto {
+function govern(
+  tool: ToolDto,
+  server: ServerState | undefined,
+  crashes: Map<string, number>,
+): GovernedToolDto {
   const hints = readHints(tool.definition);
+  const recentCrashes = crashes.get(crashKey(tool.serverId, tool.name)) ?? 0;
   return {
     ...tool,
     enforcedEffect: effectiveEffect(tool),
@@ -122,5 +161,7 @@ function govern(tool: ToolDto, server: ServerState | undefined): GovernedToolDto
     suggestedEffect: suggestEffect(hints),
     serverEnabled: server?.enabled ?? false,
     serverStatus: server?.enabled === false ? "disabled" : (server?.state ?? "unknown"),
+    recentCrashes,
+    isQuarantineSuggested: !tool.quarantine && recentCrashes >= QUARANTINE_SUGGESTION_CRASHES,
   };
 }

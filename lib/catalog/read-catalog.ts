@@ -27,12 +27,16 @@ export type ToolDto = {
   effect: EffectClass | null;
   approvalRule: "by-effect" | "always" | "never";
   enabled: boolean;
+  /** Refused until an admin reviews it and clears this (usually after it crashed its server). */
+  quarantine: ToolQuarantine | null;
   removedAt: string | null;
   createdAt: string;
   updatedAt: string;
   /** Other live tools of the workspace exposed under the same gateway name: a conflict to resolve. */
   conflictsWith: ToolRef[];
 };
+
+export type ToolQuarantine = { at: string; by: string | null; reason: string | null };
 
 const toolColumns = {
   tool: tools,
@@ -107,6 +111,9 @@ function toToolDto({ tool, serverName }: ToolRow, live: ToolRow[]): ToolDto {
     effect: tool.effect,
     approvalRule: tool.approvalRule,
     enabled: tool.enabled,
+    quarantine: tool.quarantinedAt
+      ? { at: tool.quarantinedAt.toISOString(), by: tool.quarantinedBy, reason: tool.quarantineReason }
+      : null,
     removedAt: tool.removedAt?.toISOString() ?? null,
     createdAt: tool.createdAt.toISOString(),
     updatedAt: tool.updatedAt.toISOString(),

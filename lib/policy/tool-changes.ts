@@ -1,5 +1,10 @@
 import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
-import { type GovernedToolDto, updateTool, updateToolSchema } from "@/lib/catalog/governed-tools";
+import {
+  type GovernedToolDto,
+  getGovernedTool,
+  updateTool,
+  updateToolSchema,
+} from "@/lib/catalog/governed-tools";
 import type { Database } from "@/lib/db/client";
 import { changingAs } from "./policy-events";
 
@@ -12,13 +17,18 @@ export async function changeTool(
   db: Database,
   params: { tenantId: string; id: string; input: unknown; by: AuditActor },
 ): Promise<GovernedToolDto> {
-  const tool = await changingAs(params.by, () => updateTool(db, params));
+  const before = await getGovernedTool(db, params);
+  const tool = await changingAs(params.by, () =>
+    updateTool(db, { ...params, byName: params.by?.name ?? null }),
+  );
   // updateTool validated the input already: this only reads which fields it set.
   const patch = updateToolSchema.parse(params.input);
+  await auditQuarantine(db, { ...params, before, after: tool });
   const changes = [
     patch.effect !== undefined ? `effect ${patch.effect ?? "unclassified"}` : null,
     patch.approvalRule !== undefined ? `approval ${patch.approvalRule}` : null,
     patch.enabled !== undefined ? (patch.enabled ? "enabled" : "disabled") : null,
+    patch.quarantined !== undefined ? (patch.quarantined ? "quarantined" : "quarantine cleared") : null,
   ].filter((change) => change !== null);
   await recordAudit(db, {
     tenantId: params.tenantId,
@@ -28,4 +38,23 @@ export async function changeTool(
     detail: `${tool.gatewayName}: ${changes.join(", ") || "no change"}`,
   });
   return tool;
+}
+
+/** Quarantining a tool, and above all clearing it (the review), each get their own audit entry. */
+async function auditQuarantine(
+  db: Database,
+  params: { tenantId: string; by: AuditActor; before: GovernedToolDto; after: GovernedToolDto },
+): Promise<void> {
+  const { before, after } = params;
+  if (Boolean(before.quarantine) === Boolean(after.quarantine)) return;
+  const reason = after.quarantine?.reason ? ` (${after.quarantine.reason})` : "";
+  await recordAudit(db, {
+    tenantId: params.tenantId,
+    action: after.quarantine ? "tool.quarantined" : "tool.quarantine_cleared",
+    ...auditedBy(params.by),
+    subject: after.id,
+    detail: after.quarantine
+      ? `${after.gatewayName}: refused until reviewed${reason}`
+      : `${after.gatewayName}: reviewed, calls allowed again (quarantined since ${before.quarantine?.at}${before.quarantine?.by ? ` by ${before.quarantine.by}` : ""})`,
+  });
 }

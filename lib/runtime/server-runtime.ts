@@ -10,6 +10,7 @@ import { isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { readSecretValue } from "@/lib/secrets/secrets";
+import { recordCrashCalls } from "@/lib/servers/crash-attribution";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
 import { createValueResolver } from "@/lib/upstream/connection-config";
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
@@ -23,7 +24,13 @@ import packageJson from "@/package.json";
  */
 export class ServerRuntime {
   readonly pool: ConnectionPool;
+  // Per server, two queues: what the pool reported (persisted in order, may wait on the server or
+  // the database) and what the registry asked for (connect, reconfigure, remove). A delete must
+  // not wait behind a hung discovery: its process, with its secrets, would outlive it by a minute.
   private readonly queues = new Map<string, Promise<void>>();
+  private readonly controlQueues = new Map<string, Promise<void>>();
+  // Servers deleted while this process ran: nothing more is written for them.
+  private readonly removed = new Set<string>();
   private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastHealthOk = new Map<string, boolean>();
   private unsubscribe: () => void = () => {};
@@ -48,9 +55,10 @@ export class ServerRuntime {
   async start(): Promise<void> {
     this.unsubscribe = subscribeEvents((event) => {
       if (event.type === "server.registered" || event.type === "server.updated") {
-        this.enqueue(event.serverId, () => this.sync(event.serverId));
+        this.control(event.serverId, () => this.sync(event.serverId));
       } else if (event.type === "server.deleted") {
-        this.enqueue(event.serverId, () => this.pool.remove(event.serverId));
+        this.forget(event.serverId);
+        this.control(event.serverId, () => this.pool.remove(event.serverId));
       }
     });
     const rows = await this.db.select().from(mcpServers);
@@ -62,7 +70,12 @@ export class ServerRuntime {
     this.unsubscribe();
     for (const timer of this.refreshTimers.values()) clearTimeout(timer);
     await this.pool.closeAll();
-    await Promise.all(this.queues.values());
+    await Promise.all([...this.controlQueues.values(), ...this.queues.values()]);
+  }
+
+  /** Resolves once everything queued for the server so far has been handled (tests, shutdown). */
+  async settled(serverId: string): Promise<void> {
+    await Promise.all([this.controlQueues.get(serverId), this.queues.get(serverId)]);
   }
 
   /** Lists the server's catalog again and stores it; a change becomes a snapshot and an event. */
@@ -72,13 +85,18 @@ export class ServerRuntime {
   ) {
     const client = await this.pool.getClient(server.id);
     const secrets = knownSecrets ?? (await this.secretsSeenBy(server));
+    // Bounded by the server's call timeout (the pool bounds every request of its clients).
     const catalog = await discoverCatalog(client, { redact: (text) => scrubText(text, secrets) });
+    if (this.removed.has(server.id)) throw serverRemoved(server.name);
     const result = await saveCatalog(this.db, {
       tenantId: server.tenantId,
       serverId: server.id,
       catalog,
       problems: catalog.problems,
       secrets,
+    }).catch((error: unknown) => {
+      // Deleted by another process meanwhile: its catalog went with it.
+      throw isForeignKeyViolation(error) ? serverRemoved(server.name) : error;
     });
     const ref = { serverId: server.id, serverName: server.name };
     if (result.changed) {
@@ -107,23 +125,31 @@ export class ServerRuntime {
 
   private async sync(serverId: string): Promise<void> {
     const [row] = await this.db.select().from(mcpServers).where(eq(mcpServers.id, serverId));
-    if (row) await this.pool.upsert(row);
-    else await this.pool.remove(serverId);
+    if (row) return this.pool.upsert(row);
+    this.forget(serverId);
+    await this.pool.remove(serverId);
+  }
+
+  /** A deleted server: what is still queued for it is dropped, and nothing new is written. */
+  private forget(serverId: string): void {
+    this.removed.add(serverId);
+    clearTimeout(this.refreshTimers.get(serverId));
+    this.refreshTimers.delete(serverId);
+    this.lastHealthOk.delete(serverId);
   }
 
   /** Events of one server are handled in order; different servers don't wait for each other. */
   private enqueue(serverId: string, work: () => Promise<unknown>): void {
-    const previous = this.queues.get(serverId) ?? Promise.resolve();
-    const next = previous
-      .then(work)
-      .then(() => undefined)
-      .catch((error: unknown) =>
-        console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`),
-      );
-    this.queues.set(serverId, next);
+    this.queues.set(serverId, chain(this.queues.get(serverId), serverId, work));
+  }
+
+  /** Registry changes of one server, in order, never behind its event queue. */
+  private control(serverId: string, work: () => Promise<unknown>): void {
+    this.controlQueues.set(serverId, chain(this.controlQueues.get(serverId), serverId, work));
   }
 
   private async handle(event: PoolEvent): Promise<void> {
+    if (this.removed.has(event.serverId)) return;
     const ref = { serverId: event.serverId, serverName: event.serverName };
     const tenantId = event.tenantId;
     switch (event.type) {
@@ -147,9 +173,10 @@ export class ServerRuntime {
             secrets,
           ),
         });
-        await this.refreshCatalog(server, secrets).catch((error: unknown) =>
-          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`),
-        );
+        await this.refreshCatalog(server, secrets).catch((error: unknown) => {
+          if (this.removed.has(server.id)) return; // deleted meanwhile: its connection closed under it
+          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`);
+        });
         return;
       }
       case "process.exited":
@@ -171,14 +198,19 @@ export class ServerRuntime {
         return;
       case "health.checked": {
         const { result } = event;
-        await this.db.insert(healthChecks).values({
-          tenantId,
-          serverId: event.serverId,
-          ok: result.ok,
-          latencyMs: result.latencyMs,
-          error: result.error ?? null,
-          checkedAt: new Date(result.checkedAt),
-        });
+        const inserted = await this.db
+          .insert(healthChecks)
+          .values({
+            tenantId,
+            serverId: event.serverId,
+            ok: result.ok,
+            latencyMs: result.latencyMs,
+            error: result.error ?? null,
+            checkedAt: new Date(result.checkedAt),
+          })
+          .then(() => true)
+          .catch(ignoreDeletedServer);
+        if (!inserted) return;
         // Every probe is history; only a change of health is news.
         if (this.lastHealthOk.get(event.serverId) !== result.ok) {
           this.lastHealthOk.set(event.serverId, result.ok);
@@ -195,6 +227,14 @@ export class ServerRuntime {
         }
         return;
       }
+      case "crashed.during_calls":
+        await recordCrashCalls(this.db, {
+          tenantId,
+          serverId: event.serverId,
+          exit: event.exit,
+          calls: event.calls,
+        });
+        return;
       case "list.changed":
         this.scheduleRefresh({ id: event.serverId, tenantId, name: event.serverName });
         return;
@@ -224,12 +264,27 @@ export class ServerRuntime {
       .insert(serverStatus)
       .values({ serverId: event.serverId, tenantId: event.tenantId, ...row })
       .onConflictDoUpdate({ target: serverStatus.serverId, set: row })
-      // The server may have been deleted while its events were queued.
-      .catch((error: unknown) => {
-        if (!isForeignKeyViolation(error)) throw error;
-      });
+      .catch(ignoreDeletedServer);
   }
 }
+
+function chain(previous: Promise<void> | undefined, serverId: string, work: () => Promise<unknown>) {
+  return (previous ?? Promise.resolve())
+    .then(work)
+    .then(() => undefined)
+    .catch((error: unknown) =>
+      console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`),
+    );
+}
+
+/** Deleted by another process before its server.deleted event reached this one: nothing to keep. */
+function ignoreDeletedServer(error: unknown): false {
+  if (isForeignKeyViolation(error)) return false;
+  throw error;
+}
+
+const serverRemoved = (name: string) =>
+  new AppError("not_found", `The server "${name}" was deleted while its catalog was listed.`);
 
 const state = globalThis as typeof globalThis & { __switchboardRuntime?: Promise<ServerRuntime> };
 

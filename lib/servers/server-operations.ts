@@ -4,6 +4,7 @@ import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalo
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
+import { listCrashCalls } from "./crash-attribution";
 import { getServerRowOrThrow } from "./registry";
 
 /** What operators do to a live server (REST and dashboard): probe, reconnect, refresh, inspect. */
@@ -71,6 +72,8 @@ export async function getServerDiagnostics(db: Database, ref: ServerRef) {
     exit: live?.exit ?? persistedExit,
     stderrTail: live?.stderr ?? persisted?.stderrTail ?? "",
     healthHistory: history.map((h) => ({ ...h, checkedAt: h.checkedAt.toISOString() })),
+    /** The calls running when its process exited on its own, latest first. */
+    crashedDuringCalls: await listCrashCalls(db, { tenantId: ref.tenantId, serverId: row.id }),
   };
 }
 

@@ -23,6 +23,9 @@ export type HealthResult = {
   probe?: "ping" | "tools/list";
 };
 
+/** A tools/call in flight on a connection, as named by whoever asked (CallToolOptions.callId). */
+export type RunningCall = { callId: string; tool: string; startedAt: string };
+
 export type ServerInfo = { name: string; version: string; title?: string };
 export type ExitInfo = { code: number | null; signal: string | null; at: string };
 
@@ -42,6 +45,13 @@ export type PoolEvent =
   /** stdio: a server process started; `pid` is also its process group id. */
   | (Subject & { type: "process.started"; pid: number; commandLine: string })
   | (Subject & { type: "process.exited"; pid: number | undefined; exit: ExitInfo; stderrTail: string })
+  /** stdio: the process exited on its own while these calls ran on it — one of them may have crashed it. */
+  | (Subject & {
+      type: "crashed.during_calls";
+      pid: number | undefined;
+      exit: ExitInfo;
+      calls: RunningCall[];
+    })
   | (Subject & { type: "health.checked"; result: HealthResult })
   /** The server said its tools/resources/prompts changed: the catalog should list them again. */
   | (Subject & { type: "list.changed"; list: "tools" | "resources" | "prompts" })

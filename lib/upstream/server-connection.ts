@@ -8,6 +8,7 @@ import {
   type ProgressToken,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
+import { boundRequests } from "./bounded-requests";
 import { callerOf, InFlightCalls, type RelayedRequest } from "./caller-relay";
 import {
   type ConnectionConfig,
@@ -25,7 +26,13 @@ import {
 import { ConnectionRecord, type SubjectlessEvent } from "./connection-record";
 import { ConnectTimeoutError, performHandshake } from "./handshake";
 import { type ProbeMethod, probeServer } from "./health";
-import type { ConnectionDiagnostics, ConnectionState, HealthResult, PoolEvent } from "./pool-events";
+import type {
+  ConnectionDiagnostics,
+  ConnectionState,
+  HealthResult,
+  PoolEvent,
+  RunningCall,
+} from "./pool-events";
 import { RetrySchedule, type SupervisionPolicy } from "./supervisor";
 import { createTransport, type OpenedTransport, type TransportPermit } from "./transports";
 
@@ -57,6 +64,8 @@ export type CallToolOptions = {
   onProgress?: (progress: Progress) => void;
   /** Overrides the server's callTimeoutMs for this call. */
   timeoutMs?: number;
+  /** The call's record id: named in the crash attribution if the server's process exits meanwhile. */
+  callId?: string;
 };
 
 type Live = { client: Client; opened: OpenedTransport; connectedAt: Date; probe: ProbeMethod };
@@ -81,6 +90,8 @@ export class ServerConnection {
   private readonly retiring = new Set<Promise<void>>();
   // Calls running on this connection, so what the server sends back finds its caller.
   private readonly inFlight = new InFlightCalls();
+  // Calls running on this connection by record id: who was there when the process died.
+  private readonly runningCalls = new Set<RunningCall>();
   private readonly resourceListeners = new Set<(uri: string) => void>();
   private readonly progressListeners = new Map<ProgressToken, (progress: Progress) => void>();
   private progressTokens = 0;
@@ -142,6 +153,10 @@ export class ServerConnection {
     const live = this.live;
     const timeoutMs = options.timeoutMs ?? this.cfg.callTimeoutMs;
     const leave = this.inFlight.enter(callerOf(options.signal));
+    const running: RunningCall | undefined = options.callId
+      ? { callId: options.callId, tool: name, startedAt: this.deps.now().toISOString() }
+      : undefined;
+    if (running) this.runningCalls.add(running);
     // Our own progress token, not the SDK's onprogress: see tapProgress (handshake).
     const progressToken = options.onProgress ? `switchboard-${++this.progressTokens}` : undefined;
     if (progressToken && options.onProgress) this.progressListeners.set(progressToken, options.onProgress);
@@ -161,6 +176,7 @@ export class ServerConnection {
       throw failure;
     } finally {
       leave();
+      if (running) this.runningCalls.delete(running);
       if (progressToken) this.progressListeners.delete(progressToken);
     }
   }
@@ -301,6 +317,7 @@ export class ServerConnection {
         throw new AppError("upstream_unavailable", "The connection attempt was abandoned.");
       }
       this.opening = undefined;
+      boundRequests(client, () => this.cfg.callTimeoutMs);
       const live: Live = { client, opened, connectedAt: this.deps.now(), probe: "ping" };
       this.live = live;
       this.record.handshake = handshake;
@@ -348,6 +365,13 @@ export class ServerConnection {
     const message = exit
       ? `"${this.cfg.name}" ${describeExit({ ...exit, at: exit.at.toISOString() })}.`
       : `The connection to "${this.cfg.name}" closed.`;
+    // Synchronous with the close (the SDK fails the pending requests right after): every call
+    // that was running is still registered here.
+    if (this.live === live && exit && this.runningCalls.size > 0) {
+      const calls = [...this.runningCalls];
+      const pid = live.opened.kind === "stdio" ? live.opened.transport.pid : undefined;
+      this.emit({ type: "crashed.during_calls", pid, exit: { ...exit, at: exit.at.toISOString() }, calls });
+    }
     const stderrTail = this.record.stderrTail();
     this.connectionLost(
       live,

@@ -10,6 +10,7 @@ import { Time } from "@/components/ui/time";
 import { type ServerDiagnosticsDto, serverDiagnosticsQuery } from "../server-queries";
 import { ServerStatusBadge } from "../server-status-badge";
 import { useServerPoll } from "../use-live-servers";
+import { CrashedCalls } from "./crashed-calls";
 import { StderrTail } from "./stderr-tail";
 
 export function DiagnosticsTab({ name }: { name: string }) {
@@ -88,6 +89,9 @@ export function DiagnosticsTab({ name }: { name: string }) {
               ) : null}
             </span>
           ) : null}
+        </Item>
+        <Item label="Crashed during calls">
+          <CrashedCalls calls={data.crashedDuringCalls} />
         </Item>
       </dl>
       <SectionTitle aside="scrubbed of secrets; untrusted output">stderr tail</SectionTitle>

@@ -44,6 +44,11 @@ export function ToolItem({ tool }: { tool: ToolDto }) {
               <Badge tone="blue">{tool.approvalRule === "always" ? "always approve" : "never approve"}</Badge>
             ) : null}
             {!tool.enabled ? <Badge tone="slate">disabled</Badge> : null}
+            {tool.quarantine ? (
+              <Badge tone="red" title="Every call is refused until an admin reviews it (Tools page)">
+                quarantined
+              </Badge>
+            ) : null}
             {isRemoved ? (
               <Badge tone="slate">
                 removed <Time iso={tool.removedAt} />

@@ -42,8 +42,9 @@ export const toolPaths: ZodOpenApiPathsObject = {
     }),
     patch: operation(tag, {
       id: "updateTool",
-      summary: "Set a tool's effect, enabled flag or approval rule",
-      description: 'effect null: back to unclassified. approvalRule "never" needs a classified tool.',
+      summary: "Set a tool's effect, enabled flag, approval rule or quarantine",
+      description:
+        'effect null: back to unclassified. approvalRule "never" needs a classified tool. quarantined true: every call of the tool is refused (403 policy_denied) until an admin reviews it and sets quarantined false; both are recorded in the audit log (tool.quarantined, tool.quarantine_cleared).',
       access: "manage",
       path: toolId,
       body: updateToolSchema,

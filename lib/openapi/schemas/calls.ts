@@ -9,7 +9,7 @@ import { effectSchema } from "./catalog";
 
 /** A tool call through the governed path, its approval, and its timeline. */
 
-const partySchema = describes<Party>()(
+export const partySchema = describes<Party>()(
   z
     .object({ kind: z.enum(["principal", "operator", "api_key"]), id: z.string(), name: z.string() })
     .meta({ id: "Party", description: "Who asked or decided: a principal, a person, or an API key." }),

@@ -48,6 +48,17 @@ const toolFields = {
     .meta({ description: "null: never classified (enforced as external-write)." }),
   approvalRule: z.enum(approvalRules),
   enabled: z.boolean(),
+  quarantine: z
+    .object({
+      at: z.string(),
+      by: z.string().nullable().meta({ description: "Who set it (a person's or a key's name)." }),
+      reason: z.string().nullable(),
+    })
+    .nullable()
+    .meta({
+      description:
+        "Set: every call of the tool is refused (403) until an admin reviews it and clears this. null: not quarantined.",
+    }),
   removedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -79,6 +90,13 @@ export const governedToolSchema = describes<GovernedToolDto>()(
       suggestedEffect: effectSchema.meta({ description: "What the hints suggest; never enforced." }),
       serverEnabled: z.boolean(),
       serverStatus: z.string(),
+      recentCrashes: z.number().meta({
+        description: "How often its server's process exited during a call of it in the last 24 hours.",
+      }),
+      isQuarantineSuggested: z.boolean().meta({
+        description:
+          "It crashed its server repeatedly and is not quarantined: a suggestion, the admin decides.",
+      }),
     })
     .meta({ id: "GovernedTool" }),
 );

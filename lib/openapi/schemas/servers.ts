@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { StoredAuth } from "@/db/schema";
 import { transports } from "@/lib/servers/config-schema";
+import type { CrashCallDto } from "@/lib/servers/crash-attribution";
 import type { ServerDto, ValueView } from "@/lib/servers/server-dto";
 import type {
   checkServerHealth,
@@ -10,6 +11,7 @@ import type {
 } from "@/lib/servers/server-operations";
 import { connectionStates } from "@/lib/upstream/pool-events";
 import { describes } from "../type-check";
+import { partySchema } from "./calls";
 import { catalogDiffSchema } from "./catalog";
 
 /** What the server routes answer: a server as shown (secrets set/unset only) and its live state. */
@@ -106,6 +108,19 @@ export const refreshResultSchema = describes<Result<typeof refreshServerCatalog>
   }),
 );
 
+const crashCallSchema = describes<CrashCallDto>()(
+  z
+    .object({
+      callId: z.string(),
+      tool: z.string().meta({ description: "The server's own name of the tool." }),
+      requester: partySchema.nullable().meta({ description: "null when the call's record is gone." }),
+      crashedAt: isoTime(),
+      exitCode: z.number().nullable(),
+      exitSignal: z.string().nullable(),
+    })
+    .meta({ id: "CrashCall" }),
+);
+
 const exitSchema = z.object({ code: z.number().nullable(), signal: z.string().nullable() });
 
 const liveDiagnosticsSchema = z.object({
@@ -152,6 +167,10 @@ export const diagnosticsSchema = describes<Result<typeof getServerDiagnostics>>(
           checkedAt: isoTime(),
         }),
       ),
+      crashedDuringCalls: z.array(crashCallSchema).meta({
+        description:
+          "The calls running when the server's process exited on its own (latest first, up to 20): who may have crashed it.",
+      }),
     })
     .meta({ id: "ServerDiagnostics" }),
 );
