@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import { issueSetupToken, needsSetup } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
+import { recoverApprovedCalls } from "@/lib/calls/recover-approved";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { readEnv } from "@/lib/env";
@@ -39,6 +40,8 @@ export async function startRuntime(): Promise<void> {
     warnIfStdioUserIsShutOut();
     const runtime = await startServerRuntime(db);
     console.log(`[switchboard] connection pool started (${runtime.pool.ids().length} servers)`);
+    // Once the pool runs: an approved call the last run did not start is started now, or expired.
+    if (driver === "pglite") await recoverLeftApprovedCalls(db);
   } catch (error) {
     console.error(`[switchboard] runtime not started: ${(error as Error).message}`);
   }
@@ -67,6 +70,14 @@ async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
   });
   if (interrupted > 0)
     console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+}
+
+async function recoverLeftApprovedCalls(db: ProcessDatabase["db"]): Promise<void> {
+  const taken = await recoverApprovedCalls(db).catch((error: unknown) => {
+    console.error(`[switchboard] approved calls of the last run not recovered: ${(error as Error).message}`);
+    return 0;
+  });
+  if (taken > 0) console.log(`[switchboard] ${taken} approved call(s) the last run did not start taken over`);
 }
 
 /** Before anything connects: servers the policies no longer allow (an upgrade, a change elsewhere) are disabled. */
