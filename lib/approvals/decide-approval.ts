@@ -37,6 +37,8 @@ export const decideInputSchema = z.strictObject({
     .min(1)
     .max(86_400, { error: "startWithinSeconds is at most 86400 (a day)." })
     .optional(),
+  /** decide the item's pending duplicates the same way (lib/approvals/decide-group.ts) */
+  withDuplicates: z.boolean({ error: "withDuplicates is true or false." }).optional(),
 });
 
 export async function decideApproval(
