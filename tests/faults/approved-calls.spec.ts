@@ -61,6 +61,7 @@ test("a call approved on a process that dies before starting it runs once, on th
 
   const result = await answer;
   const answeredAfter = Date.now() - approvedAt;
+  test.info().annotations.push({ type: "answered after the approval", description: `${answeredAfter} ms` });
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
   expect(result.content[0]?.text).toBe(`recorded ${key}`);
   // Before the fix the client heard nothing until the gateway's 50 s limit; generous margin.
