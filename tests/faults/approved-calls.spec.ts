@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import {
@@ -7,6 +8,7 @@ import {
   countingServer,
   countLines,
   createAgent,
+  launchSwitchboard,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -22,6 +24,8 @@ import {
  * - A call approved to start within 2 s that nobody starts in time is expired, not run late.
  * - A gateway retry with the same `_meta["switchboard/idempotencyKey"]`, after the process holding
  *   the first request died, attaches to the same call: one call, run once.
+ * - With nobody waiting, the surviving process's stopped-runner sweep starts it: once.
+ * - On embedded PGlite (one process), the next start runs it — or expires it, past its window.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -135,6 +139,9 @@ test("a retry with the same idempotency key after the process holding the call d
   expect(result.isError, JSON.stringify(result)).toBeFalsy();
   expect(result.content[0]?.text).toBe(`recorded ${key}`);
 
+  // Had the retry made a call of its own, that one would still be waiting for approval now.
+  expect((await pendingApprovals(a)).filter((p) => p.key === key)).toEqual([]);
+
   // A third send of the key is answered from the finished call.
   const again = await gatewayCall(a, request);
   expect(again.content[0]?.text).toBe(`recorded ${key}`);
@@ -144,6 +151,93 @@ test("a retry with the same idempotency key after the process holding the call d
   };
   const keyed = listed.calls.filter((call) => call.idempotencyKey === idempotencyKey);
   expect(keyed.map((call) => call.id)).toEqual([callId]);
+});
+
+test("with nobody waiting, a surviving process's sweep starts the call a dead process approved: once", async () => {
+  test.setTimeout(240_000);
+  const key = "approved-nobody-waiting";
+  const queued = await callAsAgent(a, { tool: "counter__record", arguments: { key }, waitSeconds: 0 });
+  expect(queued.status).toBe(202);
+  const callId = ((await queued.json()) as { call: { id: string } }).call.id;
+  // B, killed by the previous test, comes back, approves it and dies before starting it.
+  await b.start();
+  await waitServerReady(b);
+  await expect(b.api("POST", `/api/v1/approvals/${callId}/approve`, {})).rejects.toThrow();
+  expect(await b.kill("SIGKILL")).toMatchObject({ signal: "SIGKILL" });
+  expect((await getCall(a, callId)).status).toBe("approved");
+
+  // A finds B's connections gone at two sweeps 30 s apart, then starts it (default window: 300 s).
+  const approvedAt = Date.now();
+  await expect
+    .poll(async () => (await getCall(a, callId)).status, { timeout: 150_000, intervals: [1_000] })
+    .toBe("succeeded");
+  test.info().annotations.push({ type: "taken over after", description: `${Date.now() - approvedAt} ms` });
+  expect(countLines(countFile, key)).toBe(1);
+  await runSentinel(a, "sentinel-3");
+  expect(countLines(countFile, key)).toBe(1);
+});
+
+test.describe("on embedded PGlite, one process", () => {
+  let p: SwitchboardProcess;
+  let pgliteCount: string;
+  let pgliteAgent: string;
+
+  test.beforeAll(async () => {
+    test.setTimeout(240_000);
+    const apiKey = `sb_pglite-${randomBytes(16).toString("hex")}`;
+    p = await launchSwitchboard({
+      name: "P",
+      apiKey,
+      env: {
+        SWITCHBOARD_BOOTSTRAP_API_KEY: apiKey,
+        SWITCHBOARD_SEED_DEMO: "false",
+        SWITCHBOARD_SECRET_KEY: randomBytes(32).toString("base64"),
+        SWITCHBOARD_FAULT_AFTER_DECISION: "exit",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    });
+    await allowFixtureServers(p);
+    pgliteCount = path.join(countDir(), "count.log");
+    const registered = await p.api("POST", "/api/v1/servers", countingServer("counter", pgliteCount));
+    expect(registered.status, await registered.clone().text()).toBe(201);
+    await waitServerReady(p);
+    pgliteAgent = await createAgent(p, "pglite-agent", ["counter__*"]);
+  });
+  test.afterAll(async () => {
+    await p?.stop();
+  });
+
+  const queue = async (key: string) => {
+    const queued = await callAsAgent(
+      p,
+      { tool: "counter__record", arguments: { key }, waitSeconds: 0 },
+      pgliteAgent,
+    );
+    expect(queued.status).toBe(202);
+    return ((await queued.json()) as { call: { id: string } }).call.id;
+  };
+
+  test("a call approved just before a kill -9 runs once at the next start; one past its window expires", async () => {
+    const [soon, late] = ["pglite-restarted", "pglite-too-late"];
+    const soonId = await queue(soon);
+    await expect(p.api("POST", `/api/v1/approvals/${soonId}/approve`, {})).rejects.toThrow();
+    expect(await p.kill("SIGKILL")).toMatchObject({ signal: "SIGKILL" });
+    await p.start();
+    await expect.poll(async () => (await getCall(p, soonId)).status, { timeout: 60_000 }).toBe("succeeded");
+    expect(countLines(pgliteCount, soon)).toBe(1);
+
+    const lateId = await queue(late);
+    await expect(
+      p.api("POST", `/api/v1/approvals/${lateId}/approve`, { startWithinSeconds: 1 }),
+    ).rejects.toThrow();
+    expect(await p.kill("SIGKILL")).toMatchObject({ signal: "SIGKILL" });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await p.start();
+    await expect.poll(async () => (await getCall(p, lateId)).status, { timeout: 60_000 }).toBe("expired");
+    expect(await getCall(p, lateId)).toMatchObject({ error: { code: "not_started" } });
+    expect(countLines(pgliteCount, late)).toBe(0);
+    expect(countLines(pgliteCount, soon)).toBe(1);
+  });
 });
 
 // ── helpers ──────────────────────────────────────────────────────────────────────────────────────
@@ -183,10 +277,14 @@ async function gatewayCall(
   return message.result;
 }
 
-function callAsAgent(proc: SwitchboardProcess, body: Record<string, unknown>): Promise<Response> {
+function callAsAgent(
+  proc: SwitchboardProcess,
+  body: Record<string, unknown>,
+  key = agentKey,
+): Promise<Response> {
   return fetch(`${proc.url}/api/v1/calls`, {
     method: "POST",
-    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
     body: JSON.stringify(body),
   });
 }
