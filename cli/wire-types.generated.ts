@@ -412,7 +412,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a pending call
-     * @description The call runs at once. A workspace may forbid approving one's own calls (403).
+     * @description The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own.
      *
      *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
      */
@@ -434,7 +434,7 @@ export interface paths {
     put?: never;
     /**
      * Deny a pending call
-     * @description The reason, if given, is returned to the caller.
+     * @description The reason, if given, is returned to the caller. `withDuplicates: true` denies the item's pending duplicates too.
      *
      *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
      */
@@ -1932,6 +1932,10 @@ export interface components {
           [key: string]: unknown;
         };
       };
+      /** @description Pending: how many identical requests this item stands for (same requester, tool and arguments; 1 when alone). Decided: 1. */
+      count: number;
+      /** @description Pending: the other calls of the group, oldest first; `withDuplicates: true` on a decision decides them too. */
+      duplicateCallIds: string[];
     };
     /** @description An agent or MCP client of the workspace. */
     Principal: {
@@ -4079,6 +4083,8 @@ export interface operations {
       content: {
         "application/json": {
           reason?: string;
+          startWithinSeconds?: number;
+          withDuplicates?: boolean;
         };
       };
     };
@@ -4092,6 +4098,8 @@ export interface operations {
           "application/json": {
             approval: components["schemas"]["ApprovalInfo"] | null;
             call: components["schemas"]["Call"];
+            /** @description The duplicates decided with it (withDuplicates), each after its decision. */
+            duplicates: components["schemas"]["Call"][];
           };
         };
       };
@@ -4176,6 +4184,8 @@ export interface operations {
       content: {
         "application/json": {
           reason?: string;
+          startWithinSeconds?: number;
+          withDuplicates?: boolean;
         };
       };
     };
@@ -4189,6 +4199,8 @@ export interface operations {
           "application/json": {
             approval: components["schemas"]["ApprovalInfo"] | null;
             call: components["schemas"]["Call"];
+            /** @description The duplicates decided with it (withDuplicates), each after its decision. */
+            duplicates: components["schemas"]["Call"][];
           };
         };
       };

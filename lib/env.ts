@@ -66,6 +66,7 @@ const envSchema = z.object({
   ),
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
+  SWITCHBOARD_APPROVED_START_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
   SWITCHBOARD_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
@@ -102,6 +103,11 @@ export type Env = {
   mcpEnabled: boolean;
   /** How long a gateway tools/call waits for an approval before answering with the call id. */
   mcpApprovalWaitSeconds: number;
+  /**
+   * How long an approved call may wait to start before it is expired instead of run (a decision
+   * can say otherwise); covers the time a stopped process's calls take to be picked up elsewhere.
+   */
+  approvedStartSeconds: number;
   /** Session streams resumable with Last-Event-ID (off by default: it costs every call an event). */
   mcpResumableStreams: boolean;
   /** Gateway sessions one process keeps: in all, per workspace, per principal (lib/gateway/sessions). */
@@ -162,6 +168,7 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
     mcpEnabled: env.SWITCHBOARD_MCP_ENABLED === "true",
     mcpApprovalWaitSeconds: env.SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS,
     mcpResumableStreams: env.SWITCHBOARD_MCP_RESUMABLE_STREAMS === "true",
+    approvedStartSeconds: env.SWITCHBOARD_APPROVED_START_SECONDS,
     mcpSessionCaps: {
       perProcess: env.SWITCHBOARD_MCP_MAX_SESSIONS,
       perWorkspace: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE,

@@ -58,6 +58,23 @@ export function ApprovalDetail({
             <RelativeTime iso={approval.createdAt} now={now} /> ·{" "}
             <ExpiryCountdown expiresAt={approval.expiresAt} now={now} />
           </dd>
+          {approval.count > 1 ? (
+            <>
+              <dt className="text-slate-500">Requested</dt>
+              <dd className="text-slate-900" data-testid="approval-duplicates">
+                {approval.count} times with the same arguments (calls{" "}
+                {[call.id, ...approval.duplicateCallIds].map((id, i) => (
+                  <span key={id}>
+                    {i > 0 ? ", " : ""}
+                    <Link href={`/calls/${id}`} className="font-mono text-xs text-indigo-700 hover:underline">
+                      {id.slice(0, 8)}
+                    </Link>
+                  </span>
+                ))}
+                ). Your decision applies to each of them: approving runs the tool {approval.count} times.
+              </dd>
+            </>
+          ) : null}
           {approval.requiredBecause ? (
             <>
               <dt className="text-slate-500">Held because</dt>

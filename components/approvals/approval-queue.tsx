@@ -56,6 +56,14 @@ export function ApprovalQueue({
                 <code className="break-all font-mono text-sm font-medium text-slate-900">{call.tool}</code>
                 <EffectBadge effect={call.effect} />
                 {call.kind !== "tool_call" ? <CallKindBadge kind={call.kind} /> : null}
+                {approval.count > 1 ? (
+                  <span
+                    className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
+                    title={`${approval.count} identical requests`}
+                  >
+                    ×{approval.count}
+                  </span>
+                ) : null}
               </span>
               <span className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-slate-600">
                 <span>

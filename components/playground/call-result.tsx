@@ -73,6 +73,7 @@ export function CallResult({ call }: { call: CallDto }) {
 const errorTitles: Record<string, string> = {
   policy_denied: "Denied by policy",
   approval_expired: "Nobody decided in time",
+  not_started: "Approved, but not started in time",
   cancelled: "Cancelled",
   timeout: "The tool did not answer in time",
   upstream_unavailable: "The server is not reachable",

@@ -57,6 +57,12 @@ export const calls = pgTable(
      * running are found by it (lib/calls/stopped-runners.ts).
      */
     runner: text("runner").default(sql`current_setting('application_name')`),
+    /**
+     * An approved call must start by then, or it is expired instead of run late: the approval (or the
+     * policy) said yes to running it now, not whenever a process next notices it
+     * (lib/calls/unstarted-calls.ts). Null only for calls never `approved`.
+     */
+    startBy: timestamp("start_by", { withTimezone: true }),
   },
   (t) => [
     index("calls_tenant_created_idx").on(t.tenantId, t.createdAt),
@@ -64,6 +70,9 @@ export const calls = pgTable(
     // Running calls by runner: the stopped-runner sweep (every 30 s) and the start-up recovery read
     // only these, and must not scan the whole history to find them.
     index("calls_running_runner_idx").on(t.runner).where(sql`${t.status} = 'running'`),
+    // Approved calls not started yet: the same sweeps look for those whose runner stopped or whose
+    // start is overdue.
+    index("calls_approved_runner_idx").on(t.runner).where(sql`${t.status} = 'approved'`),
   ],
 );
 

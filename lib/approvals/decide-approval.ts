@@ -1,11 +1,13 @@
-import { and, eq, gt, or } from "drizzle-orm";
+import { and, eq, gt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { approvals, calls } from "@/db/schema";
 import { recordCallEvent } from "@/lib/calls/call-events";
 import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
 import { runApprovedCall } from "@/lib/calls/run-approved-call";
+import { startDeadline } from "@/lib/calls/unstarted-calls";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { faultPoint } from "@/lib/fault-point";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
 import { expireDueApprovals } from "./close-pending";
@@ -14,14 +16,29 @@ import { type Decider, peopleBehindCall, personBehindDecider } from "./people-be
 /**
  * An approval is decided exactly once: one conditional update from "pending" (and not yet
  * expired) wins; any other decision — a second click, a race with another approver, a decision
- * after expiry — changes nothing and is a 409 that says what happened instead. The approved call
- * then runs on this process unless the waiting caller's process claims it first.
+ * after expiry — changes nothing and is a 409 that says what happened instead.
+ *
+ * The decision, the call's new status, the claim to start it and its event are one transaction: an
+ * approved call names this process as its runner and the moment it must start by (the approval may
+ * set `startWithinSeconds`, else SWITCHBOARD_APPROVED_START_SECONDS), and call.approved wakes the
+ * waiting caller wherever it waits. The call then runs on this process unless the caller's process
+ * claims it first; should this process stop before either, the stopped-runner sweep hands it on,
+ * and past its deadline it expires instead of running late (lib/calls/unstarted-calls.ts).
  */
 
 export type { Decider } from "./people-behind";
 
 export const decideInputSchema = z.strictObject({
   reason: z.string().trim().max(2000, { error: "Keep the reason under 2000 characters." }).optional(),
+  /** approving: how long the call may take to start before it expires unstarted (default: the setting) */
+  startWithinSeconds: z
+    .number({ error: "startWithinSeconds must be a number of seconds." })
+    .int()
+    .min(1)
+    .max(86_400, { error: "startWithinSeconds is at most 86400 (a day)." })
+    .optional(),
+  /** decide the item's pending duplicates the same way (lib/approvals/decide-group.ts) */
+  withDuplicates: z.boolean({ error: "withDuplicates is true or false." }).optional(),
 });
 
 export async function decideApproval(
@@ -35,19 +52,19 @@ export async function decideApproval(
     decider: Decider;
   },
 ): Promise<CallDto> {
-  const { reason } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const { reason, startWithinSeconds } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
   const view = await findApprovalOrThrow(db, params);
   const approvalId = view.approval?.id ?? "";
 
   const now = new Date();
   const status = params.decision === "approve" ? "approved" : "denied";
-  const decided = await db.transaction(async (tx) => {
+  const after = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(approvals)
       .set({ status, reason: reason || null, decidedBy: params.decider.id, decidedAt: now })
       .where(and(eq(approvals.id, approvalId), eq(approvals.status, "pending"), gt(approvals.expiresAt, now)))
       .returning({ callId: approvals.callId });
-    if (!row) return false;
+    if (!row) return undefined;
     // Checked once the approval is ours, in the same transaction: a refusal rolls the decision
     // back, and an approve and a deny race on the update alone, neither slowed by the check.
     await assertMayDecide(tx, { ...params, view });
@@ -55,7 +72,12 @@ export async function decideApproval(
       .update(calls)
       .set(
         status === "approved"
-          ? { status }
+          ? {
+              status,
+              startBy: startDeadline(now, startWithinSeconds),
+              // This process will start it (see calls.runner and lib/calls/stopped-runners.ts).
+              runner: sql`current_setting('application_name')`,
+            }
           : {
               status,
               finishedAt: now,
@@ -65,23 +87,24 @@ export async function decideApproval(
             },
       )
       .where(and(eq(calls.id, row.callId), eq(calls.status, "pending_approval")));
-    return true;
+    const decided = await reload(tx, params.tenantId, view.call.id);
+    const decidedBy = toApprovalInfo(decided)?.decidedBy?.name ?? params.decider.id;
+    await recordCallEvent(
+      tx,
+      decided,
+      status === "approved"
+        ? { type: "call.approved", decidedBy, reason: reason || null }
+        : { type: "call.denied", decidedBy, reason: reason || "Denied by an approver." },
+    );
+    return decided;
   });
-  if (!decided) throw await explainConflict(db, { tenantId: params.tenantId, view });
+  if (!after) throw await explainConflict(db, { tenantId: params.tenantId, view });
 
-  const after = await reload(db, params.tenantId, view.call.id);
-  const decidedBy = toApprovalInfo(after)?.decidedBy?.name ?? params.decider.id;
   if (status === "approved") {
-    await recordCallEvent(db, after, { type: "call.approved", decidedBy, reason: reason || null });
+    faultPoint("AFTER_DECISION");
     runApprovedCall(db, { tenantId: params.tenantId, callId: after.call.id }).catch((error: unknown) =>
       console.error(`[switchboard] call ${after.call.id}: could not start (${(error as Error).name})`),
     );
-  } else {
-    await recordCallEvent(db, after, {
-      type: "call.denied",
-      decidedBy,
-      reason: reason || "Denied by an approver.",
-    });
   }
   return toCallDto(after);
 }
@@ -155,7 +178,7 @@ async function explainConflict(
   }
 }
 
-async function reload(db: Database, tenantId: string, callId: string): Promise<CallView> {
+async function reload(db: Queryable, tenantId: string, callId: string): Promise<CallView> {
   const view = await loadCallView(db, { tenantId, callId });
   if (!view) throw new AppError("not_found", "The call was deleted.");
   return view;

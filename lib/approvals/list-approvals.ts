@@ -12,10 +12,21 @@ import { decodeCursor, encodeCursor } from "@/lib/calls/cursor";
 import type { Database } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/validation";
 import { expireDueApprovals } from "./close-pending";
+import { findPendingDuplicates, isOldestOfDuplicates } from "./duplicates";
 
-/** The approval queue (pending, oldest first) and the decided history (newest first). */
+/**
+ * The approval queue (pending, oldest first) and the decided history (newest first). In the queue,
+ * identical pending requests (duplicates.ts) are one item: the oldest, with the others' ids and the
+ * count — so one agent's retries do not read as several different things to approve.
+ */
 
-export type ApprovalDto = ApprovalInfo & { call: Omit<CallDto, "approval" | "result"> };
+export type ApprovalDto = ApprovalInfo & {
+  call: Omit<CallDto, "approval" | "result">;
+  /** how many identical pending requests this item stands for (1 when alone, and once decided) */
+  count: number;
+  /** the other pending calls of the item, oldest first */
+  duplicateCallIds: string[];
+};
 
 export const listApprovalsQuerySchema = z.strictObject({
   status: z.enum(["pending", "decided"], { error: "status is pending or decided." }).default("pending"),
@@ -38,7 +49,9 @@ export async function listApprovals(
     db,
     and(
       eq(calls.tenantId, params.tenantId),
-      pending ? eq(approvals.status, "pending") : ne(approvals.status, "pending"),
+      pending
+        ? and(eq(approvals.status, "pending"), isOldestOfDuplicates())
+        : ne(approvals.status, "pending"),
       after
         ? or(before(sortColumn, after.at), and(eq(sortColumn, after.at), before(approvals.id, after.id)))
         : undefined,
@@ -46,9 +59,14 @@ export async function listApprovals(
   )
     .orderBy(order(sortColumn), order(approvals.id))
     .limit(query.limit + 1);
-  const page = rows.slice(0, query.limit).map((row) => {
-    const { approval, result, ...call } = toCallDto(toCallView(row));
-    return { ...(approval as ApprovalInfo), call };
+  const views = rows.slice(0, query.limit).map(toCallView);
+  const duplicates = pending
+    ? await findPendingDuplicates(db, { tenantId: params.tenantId, callIds: views.map((v) => v.call.id) })
+    : new Map<string, string[]>();
+  const page = views.map((view) => {
+    const { approval, result, ...call } = toCallDto(view);
+    const duplicateCallIds = duplicates.get(call.id) ?? [];
+    return { ...(approval as ApprovalInfo), call, count: 1 + duplicateCallIds.length, duplicateCallIds };
   });
   const last = page.at(-1);
   const lastAt = last && (pending ? last.createdAt : last.decidedAt);

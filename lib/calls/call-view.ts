@@ -31,6 +31,8 @@ export type CallView = {
 export type CallErrorCode =
   | "policy_denied"
   | "approval_expired"
+  /** approved, but no process started it within its window (lib/calls/unstarted-calls.ts) */
+  | "not_started"
   | "cancelled"
   | "timeout"
   | "upstream_unavailable"

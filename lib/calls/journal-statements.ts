@@ -106,7 +106,13 @@ export function startValuesOf(values: Array<string | null>): Array<string | null
 export function startRecordOf(newCall: NewCall): StartRecord {
   const startedAt = new Date();
   const view: CallView = {
-    call: { ...emptyCallRow, ...toCallValues(newCall), status: "running", startedAt } as CallRow,
+    call: {
+      ...emptyCallRow,
+      ...toCallValues(newCall),
+      status: "running",
+      startedAt,
+      startBy: null,
+    } as CallRow,
     serverName: newCall.target?.serverName ?? null,
     requesterName: newCall.requester.name,
     approval: null,
@@ -234,4 +240,5 @@ const emptyCallRow: Omit<
   finishedAt: null,
   // Set by the database (the connection's name); not needed in memory.
   runner: null,
+  startBy: null,
 };

@@ -7,6 +7,7 @@ import type { CallTarget, Decision } from "./call-decision";
 import { recordCallEvent } from "./call-events";
 import { type CallView, loadCallView } from "./call-view";
 import type { Requester } from "./requester";
+import { startDeadline } from "./unstarted-calls";
 
 /** What a record needs of the target: a tool (CallTarget), or a server's resource or prompt. */
 export type RecordTarget = Pick<CallTarget, "serverId" | "serverName" | "toolName" | "effect">;
@@ -120,6 +121,8 @@ export function toCallValues(call: NewCall): typeof calls.$inferInsert {
     sealedArguments: denied ? null : call.sealedArguments,
     status: statusAfter(call.decision),
     idempotencyKey: call.idempotencyKey ?? null,
+    // Allowed by policy: approved now, so it must start soon too (lib/calls/unstarted-calls.ts).
+    startBy: call.decision.kind === "allow" ? startDeadline(now) : null,
     ...(call.decision.kind === "deny"
       ? { errorCode: "policy_denied", errorMessage: call.decision.reason, finishedAt: now }
       : {}),

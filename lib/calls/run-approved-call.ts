@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
@@ -13,12 +13,15 @@ import { localWaiterOf } from "./local-waiters";
 import { type BoundedResult, boundResult, resultListOf } from "./result-bounds";
 import { scrubText } from "./scrub";
 import { openSealedArguments } from "./sealed-arguments";
+import { expireUnstartedCalls } from "./unstarted-calls";
 import { cachedWorkspaceSecrets } from "./workspace-secrets";
 
 /**
  * Runs a call that is approved — by policy at once, or by an operator later — on this process's
  * pooled connection. Any process may try (the caller waiting for it, the one that recorded the
- * approval); the conditional update approved → running lets exactly one of them run it.
+ * approval, one that found its runner stopped); the conditional update approved → running lets
+ * exactly one of them run it, and only before its start deadline: past it, the call is expired
+ * instead (lib/calls/unstarted-calls.ts).
  * Returns the finished call's view when this process ran it; undefined when another process had
  * it, or it was not approved. A caller that just recorded the call (allowed at once) passes what
  * it already knows — its view and the target it checked a moment ago — so the run reads neither
@@ -44,15 +47,25 @@ export async function runApprovedCall(
   // Past its grace period this process would only end the call as interrupted: leave it approved
   // for a process that stays.
   if (shutdownGate.phase === "interrupted") return undefined;
+  const now = new Date();
   const [claimed] = await db
     .update(calls)
     // Run by this process: its connection's name (see calls.runner).
-    .set({ status: "running", startedAt: new Date(), runner: sql`current_setting('application_name')` })
+    .set({ status: "running", startedAt: now, runner: sql`current_setting('application_name')` })
     .where(
-      and(eq(calls.tenantId, params.tenantId), eq(calls.id, params.callId), eq(calls.status, "approved")),
+      and(
+        eq(calls.tenantId, params.tenantId),
+        eq(calls.id, params.callId),
+        eq(calls.status, "approved"),
+        or(isNull(calls.startBy), gt(calls.startBy, now)),
+      ),
     )
     .returning();
-  if (!claimed) return undefined;
+  if (!claimed) {
+    // Not ours: run elsewhere, ended, or overdue — then nobody may run it, and it says so.
+    await expireUnstartedCalls(db, { tenantId: params.tenantId, callIds: [params.callId] });
+    return undefined;
+  }
   let view: CallView | undefined = params.fresh ? { ...params.fresh.view, call: claimed } : undefined;
   try {
     view ??= await loadCallView(db, { tenantId: claimed.tenantId, callId: claimed.id });

@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import { issueSetupToken, needsSetup } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
+import { recoverApprovedCalls } from "@/lib/calls/recover-approved";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { backoffDelay } from "@/lib/client/backoff";
@@ -23,6 +24,7 @@ const RETRY = { baseMs: 500, maxMs: 5_000 };
 const progress = processSingleton("Startup", () => ({
   running: false,
   recovered: false,
+  approvedRecovered: false,
   setupChecked: false,
   serversChecked: false,
   lastLogged: { line: "", at: 0 },
@@ -83,10 +85,15 @@ async function attemptStart(): Promise<boolean> {
       progress.serversChecked = true;
     }
     const runtime = await startServerRuntime(db);
-    reportStarted("pool");
     console.log(
       `[switchboard] database ready (${driver}); connection pool started (${runtime.pool.ids().length} servers)`,
     );
+    // Once the pool runs: an approved call the last run did not start is started now, or expired.
+    if (driver === "pglite" && !progress.approvedRecovered) {
+      await recoverLeftApprovedCalls(db);
+      progress.approvedRecovered = true;
+    }
+    reportStarted("pool");
     return true;
   } catch (error) {
     return failedAttempt("pool", "runtime not started", error);
@@ -128,6 +135,14 @@ async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
   });
   if (interrupted > 0)
     console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+}
+
+async function recoverLeftApprovedCalls(db: ProcessDatabase["db"]): Promise<void> {
+  const taken = await recoverApprovedCalls(db).catch((error: unknown) => {
+    console.error(`[switchboard] approved calls of the last run not recovered: ${(error as Error).message}`);
+    return 0;
+  });
+  if (taken > 0) console.log(`[switchboard] ${taken} approved call(s) the last run did not start taken over`);
 }
 
 /** Before anything connects: servers the policies no longer allow (an upgrade, a change elsewhere) are disabled. */

@@ -2,7 +2,7 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
-import { decideApproval } from "@/lib/approvals/decide-approval";
+import { decideApprovalItem } from "@/lib/approvals/decide-group";
 import type { CallDto } from "@/lib/calls/call-view";
 import { parseOrThrow } from "@/lib/validation";
 
@@ -11,18 +11,22 @@ const idParam = z.string().trim().min(1).max(100);
 /** What the page needs back: the outcome, not the call's arguments again. */
 export type DecisionOutcome = Pick<CallDto, "id" | "tool" | "status" | "approval">;
 
+/**
+ * A queue item stands for its identical pending requests too (lib/approvals/duplicates.ts): the page
+ * decides them all, each on its own (lib/approvals/decide-group.ts), and says so before one clicks.
+ */
 async function decide(
   decision: "approve" | "deny",
   id: string,
   reason: string | undefined,
 ): Promise<ActionResult<DecisionOutcome>> {
   return runAction("decide", async ({ db, tenant, actor }) => {
-    const call = await decideApproval(db, {
+    const { call } = await decideApprovalItem(db, {
       tenantId: tenant.id,
       id: parseOrThrow(idParam, id, "The approval id"),
       decision,
       // The reason is validated by the service, with the same schema as the REST route.
-      input: reason?.trim() ? { reason } : {},
+      input: { ...(reason?.trim() ? { reason } : {}), withDuplicates: true },
       decider: { kind: "operator", id: actor.userId },
     });
     return { id: call.id, tool: call.tool, status: call.status, approval: call.approval };

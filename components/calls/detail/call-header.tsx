@@ -7,6 +7,7 @@ import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "../call-status-b
 const errorTitles: Record<string, string> = {
   policy_denied: "Denied",
   approval_expired: "The approval expired",
+  not_started: "Approved, but not started in time",
   cancelled: "Withdrawn by the caller",
   timeout: "Timed out",
   upstream_unavailable: "The server was unavailable",

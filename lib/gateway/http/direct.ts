@@ -95,6 +95,7 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
       {
         name: message.params.name,
         arguments: message.params.arguments,
+        meta: message.params._meta,
         signal: controller.signal,
         sendProgress: undefined,
         caller: gatewayCaller({

@@ -15,13 +15,22 @@ import { appErrorToToolResult, callToToolResult } from "./results";
  * While the call waits for an approval, the client gets "waiting for approval — call <id>"
  * progress notices (when it sent a progress token), so it keeps the request open; the wait is
  * bounded, and past it the answer names the call id and the meta tool that collects it.
+ *
+ * A client that may retry sends its own key in `_meta["switchboard/idempotencyKey"]`: a retry with
+ * the same key (same principal, tool and arguments) — on any process, even after the one holding the
+ * first request died — attaches to the call the key already names instead of making a second one.
  */
+
+/** The `_meta` field of a tools/call that carries the client's idempotency key. */
+export const IDEMPOTENCY_META_KEY = "switchboard/idempotencyKey";
 export async function callThroughGateway(
   db: Database,
   params: {
     principal: GatewayPrincipal;
     gatewayName: string;
     arguments: Record<string, unknown> | undefined;
+    /** the client's key (IDEMPOTENCY_META_KEY), when it sent one */
+    idempotencyKey: string | undefined;
     signal: AbortSignal;
     sendProgress: ProgressSend | undefined;
     waitSeconds: number;
@@ -29,15 +38,16 @@ export async function callThroughGateway(
 ): Promise<CallToolResult> {
   const { principal } = params;
   const relay = new ProgressRelay(params.sendProgress);
-  // A key of our own makes this request's call recognisable among the principal's others, so
-  // the heartbeat names the right call id even with several calls of one tool in flight. Only
-  // then: a key costs the call path a look-up for an earlier call under it.
-  const idempotencyKey = relay.enabled ? `mcp-${crypto.randomUUID()}` : undefined;
+  // Without the client's, a key of our own makes this request's call recognisable among the
+  // principal's others, so the heartbeat names the right call id even with several calls of one
+  // tool in flight. Only then: a key costs the call path a look-up for an earlier call under it.
+  const idempotencyKey = params.idempotencyKey ?? (relay.enabled ? `mcp-${crypto.randomUUID()}` : undefined);
   const stopWatching = relay.enabled
     ? watchForApproval(db, {
         principal,
         gatewayName: params.gatewayName,
         idempotencyKey: idempotencyKey ?? "",
+        isRetry: params.idempotencyKey !== undefined,
         relay,
       })
     : () => {};
@@ -76,9 +86,27 @@ export async function callThroughGateway(
 /** Heartbeats from the moment this request's call needs approval until it is decided. */
 function watchForApproval(
   db: Database,
-  params: { principal: GatewayPrincipal; gatewayName: string; idempotencyKey: string; relay: ProgressRelay },
+  params: {
+    principal: GatewayPrincipal;
+    gatewayName: string;
+    idempotencyKey: string;
+    /** the client's key: its call may be waiting already (a retry), with no new event to announce it */
+    isRetry: boolean;
+    relay: ProgressRelay;
+  },
 ): () => void {
   let callId: string | undefined;
+  const adopt = (id: string) => {
+    if (callId !== undefined) return;
+    callId = id;
+    params.relay.startHeartbeat(() => `waiting for approval — call ${id}`);
+  };
+  if (params.isRetry) {
+    void findWaitingCall(db, params).then(
+      (id) => id && adopt(id),
+      () => {},
+    );
+  }
   const isCandidate = (event: RecordedEvent) =>
     event.type === "call.approval_required" &&
     event.tenantId === params.principal.tenantId &&
@@ -87,11 +115,7 @@ function watchForApproval(
   return subscribeEvents((event) => {
     if (!("callId" in event)) return;
     if (callId === undefined && isCandidate(event)) {
-      void isOwnCall(db, { ...params, callId: event.callId }).then((own) => {
-        if (!own || callId !== undefined) return;
-        callId = event.callId;
-        params.relay.startHeartbeat(() => `waiting for approval — call ${event.callId}`);
-      });
+      void isOwnCall(db, { ...params, callId: event.callId }).then((own) => own && adopt(event.callId));
     } else if (event.callId === callId && event.type !== "call.approval_required") {
       // Decided (approved, denied, expired, withdrawn): from here the downstream's progress counts.
       params.relay.stopHeartbeat();
@@ -114,4 +138,23 @@ async function isOwnCall(
       ),
     );
   return row !== undefined;
+}
+
+/** The call the key already names, when it still waits for a decision. */
+async function findWaitingCall(
+  db: Database,
+  params: { principal: GatewayPrincipal; idempotencyKey: string },
+): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: calls.id })
+    .from(calls)
+    .where(
+      and(
+        eq(calls.tenantId, params.principal.tenantId),
+        eq(calls.requesterId, params.principal.principalId),
+        eq(calls.idempotencyKey, params.idempotencyKey),
+        eq(calls.status, "pending_approval"),
+      ),
+    );
+  return row?.id;
 }

@@ -20,7 +20,9 @@ export function callToToolResult(call: CallDto, options: { waitedSeconds: number
       return toolError(`Call ${call.id} to ${call.tool} was denied: ${denialReason(call)}`);
     case "expired":
       return toolError(
-        `Call ${call.id} to ${call.tool} was not run: nobody decided on its approval before it expired.`,
+        call.error?.code === "not_started"
+          ? `Call ${call.id} to ${call.tool} was not run: ${call.error.message}`
+          : `Call ${call.id} to ${call.tool} was not run: nobody decided on its approval before it expired.`,
       );
     case "cancelled":
       return toolError(`Call ${call.id} to ${call.tool} was cancelled.`);

@@ -9,7 +9,7 @@ import {
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { attachCaller, type CallerChannel } from "@/lib/upstream/caller-relay";
-import { callThroughGateway } from "./call";
+import { callThroughGateway, IDEMPOTENCY_META_KEY } from "./call";
 import { gatewayCaller } from "./caller";
 import { registerCompletionHandler } from "./completions";
 import type { GatewayContext } from "./context";
@@ -81,6 +81,7 @@ function registerToolHandlers(server: Server, db: Database, context: GatewayCont
     return answerToolCall(db, context, {
       name,
       arguments: args,
+      meta: _meta,
       signal: context.signalFor(extra),
       sendProgress:
         token === undefined
@@ -110,6 +111,8 @@ export async function answerToolCall(
   call: {
     name: string;
     arguments: Record<string, unknown> | undefined;
+    /** the request's `_meta`: where a client's idempotency key is (IDEMPOTENCY_META_KEY) */
+    meta: Record<string, unknown> | undefined;
     signal: AbortSignal;
     sendProgress: ProgressSend | undefined;
     caller: CallerChannel;
@@ -120,6 +123,15 @@ export async function answerToolCall(
   if (isMetaTool(name)) {
     return callMetaTool(db, { principal, name, arguments: call.arguments, signal, sendProgress });
   }
+  const idempotencyKey = call.meta?.[IDEMPOTENCY_META_KEY];
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== "string") {
+    return {
+      content: [
+        { type: "text", text: `_meta["${IDEMPOTENCY_META_KEY}"] must be a string (1–200 characters).` },
+      ],
+      isError: true,
+    };
+  }
   const detach = attachCaller(signal, call.caller);
   try {
     const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
@@ -127,6 +139,7 @@ export async function answerToolCall(
       principal,
       gatewayName,
       arguments: call.arguments,
+      idempotencyKey,
       signal,
       sendProgress,
       // Read per call, not per session: a changed setting applies to open sessions too.

@@ -47,8 +47,8 @@ const decide = (decision: "approve" | "deny") =>
     summary: decision === "approve" ? "Approve a pending call" : "Deny a pending call",
     description:
       decision === "approve"
-        ? "The call runs at once. A workspace may forbid approving one's own calls (403)."
-        : "The reason, if given, is returned to the caller.",
+        ? "The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own."
+        : "The reason, if given, is returned to the caller. `withDuplicates: true` denies the item's pending duplicates too.",
     access: "decide",
     path: pathParams({ id: "The approval's id, or its call's id." }),
     body: decideInputSchema,
@@ -57,7 +57,13 @@ const decide = (decision: "approve" | "deny") =>
       {
         status: 200,
         description: "The decision and the call after it.",
-        schema: z.object({ approval: approvalInfoSchema.nullable(), call: callSchema }),
+        schema: z.object({
+          approval: approvalInfoSchema.nullable(),
+          call: callSchema,
+          duplicates: z.array(callSchema).meta({
+            description: "The duplicates decided with it (withDuplicates), each after its decision.",
+          }),
+        }),
       },
     ],
     errors: [[409, "Already decided, expired or withdrawn: the message says which"]],

@@ -103,6 +103,14 @@ export const approvalSchema = describes<ApprovalDto>()(
     .object({
       ...approvalInfoSchema.shape,
       call: z.object({ ...callWithoutApproval, arguments: detailFields.arguments }),
+      count: z.number().int().meta({
+        description:
+          "Pending: how many identical requests this item stands for (same requester, tool and arguments; 1 when alone). Decided: 1.",
+      }),
+      duplicateCallIds: z.array(z.string()).meta({
+        description:
+          "Pending: the other calls of the group, oldest first; `withDuplicates: true` on a decision decides them too.",
+      }),
     })
     .meta({ id: "Approval", description: "An approval with the call it holds back." }),
 );

@@ -1,12 +1,12 @@
-import { decideApproval } from "@/lib/approvals/decide-approval";
+import { decideApprovalItem } from "@/lib/approvals/decide-group";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 
-/** approve and deny share everything but the decision; the body ({reason?}) may be left out. */
+/** approve and deny share everything but the decision; the body ({reason?, startWithinSeconds?, withDuplicates?}) may be left out. */
 export function decideRoute(decision: "approve" | "deny") {
   return apiRoute<{ id: string }>("decide", async ({ req, db, actor, tenant, params }) => {
     const hasBody = req.body !== null && req.headers.get("content-length") !== "0";
-    const call = await decideApproval(db, {
+    const { call, duplicates } = await decideApprovalItem(db, {
       tenantId: tenant.id,
       id: params.id,
       decision,
@@ -16,6 +16,6 @@ export function decideRoute(decision: "approve" | "deny") {
           ? { kind: "operator", id: actor.userId }
           : { kind: "api_key", id: actor.keyId },
     });
-    return { approval: call.approval, call };
+    return { approval: call.approval, call, duplicates };
   });
 }

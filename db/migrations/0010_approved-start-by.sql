@@ -1,0 +1,2 @@
+ALTER TABLE "calls" ADD COLUMN "start_by" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "calls_approved_runner_idx" ON "calls" USING btree ("runner") WHERE "calls"."status" = 'approved';

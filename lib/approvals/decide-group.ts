@@ -1,0 +1,33 @@
+import type { CallDto } from "@/lib/calls/call-view";
+import type { Database } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import { parseOrThrow } from "@/lib/validation";
+import { type Decider, decideApproval, decideInputSchema } from "./decide-approval";
+import { findPendingDuplicates } from "./duplicates";
+
+/**
+ * Deciding an item of the queue. By default one call; with `withDuplicates: true`, also every
+ * pending duplicate of it (duplicates.ts) — each through decideApproval, so each is decided exactly
+ * once, by its own conditional update, with its own call.approved / call.denied naming the decider.
+ * Approving them runs each: they are separate requests. (A client whose retries must run once sends
+ * an idempotency key, which makes them one call to begin with.) A duplicate someone else decided
+ * meanwhile is left as it is.
+ */
+export async function decideApprovalItem(
+  db: Database,
+  params: { tenantId: string; id: string; decision: "approve" | "deny"; input: unknown; decider: Decider },
+): Promise<{ call: CallDto; duplicates: CallDto[] }> {
+  const { withDuplicates } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const call = await decideApproval(db, params);
+  if (!withDuplicates) return { call, duplicates: [] };
+  const found = await findPendingDuplicates(db, { tenantId: params.tenantId, callIds: [call.id] });
+  const duplicates: CallDto[] = [];
+  for (const id of found.get(call.id) ?? []) {
+    try {
+      duplicates.push(await decideApproval(db, { ...params, id }));
+    } catch (error) {
+      if (!isAppError(error) || error.code !== "conflict") throw error;
+    }
+  }
+  return { call, duplicates };
+}

@@ -1,0 +1,52 @@
+import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { approvals, calls } from "@/db/schema";
+import type { Queryable } from "@/lib/db/client";
+
+/**
+ * Pending duplicates: calls still waiting for a decision that ask for the same thing — same
+ * requester, same kind, same tool, same (scrubbed) arguments, compared as jsonb so key order does
+ * not matter. Usually an agent that retried without an idempotency key after losing its first
+ * request. The queue shows each group as one item, its oldest call, with a count; deciding the item
+ * may decide them all (decide-group.ts), each still decided exactly once and audited on its own.
+ */
+
+/** True for a pending call with no older pending duplicate: the one that stands for its group. */
+export function isOldestOfDuplicates(): SQL {
+  return sql`not exists (
+    select 1 from ${calls} as d join ${approvals} as da on da.call_id = d.id and da.status = 'pending'
+    where d.tenant_id = ${calls.tenantId} and d.requester_kind = ${calls.requesterKind}
+      and d.requester_id = ${calls.requesterId} and d.kind = ${calls.kind}
+      and d.gateway_name = ${calls.gatewayName} and d.arguments = ${calls.arguments}
+      and (da.created_at, da.id) < (${approvals.createdAt}, ${approvals.id}))`;
+}
+
+/** The other pending calls like each of `callIds` (oldest first), by call id. */
+export async function findPendingDuplicates(
+  db: Queryable,
+  params: { tenantId: string; callIds: string[] },
+): Promise<Map<string, string[]>> {
+  const byCall = new Map<string, string[]>(params.callIds.map((id) => [id, []]));
+  if (params.callIds.length === 0) return byCall;
+  const dup = alias(calls, "dup");
+  const rows = await db
+    .select({ callId: calls.id, duplicateId: dup.id })
+    .from(calls)
+    .innerJoin(
+      dup,
+      and(
+        eq(dup.tenantId, calls.tenantId),
+        eq(dup.requesterKind, calls.requesterKind),
+        eq(dup.requesterId, calls.requesterId),
+        eq(dup.kind, calls.kind),
+        eq(dup.gatewayName, calls.gatewayName),
+        eq(dup.arguments, calls.arguments),
+        ne(dup.id, calls.id),
+      ),
+    )
+    .innerJoin(approvals, and(eq(approvals.callId, dup.id), eq(approvals.status, "pending")))
+    .where(and(eq(calls.tenantId, params.tenantId), inArray(calls.id, params.callIds)))
+    .orderBy(approvals.createdAt, approvals.id);
+  for (const row of rows) byCall.get(row.callId)?.push(row.duplicateId);
+  return byCall;
+}
