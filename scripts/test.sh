@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`): system deps, typecheck, lint, unit, integration, build, browser tests.
+# The whole test suite (`npm test`): system deps, typecheck, lint, unit, integration, build, browser tests, fault tests.
 # Stops at the first failing step with its exit code.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,6 +33,7 @@ step "unit" npx vitest run --project unit --project components # components: cli
 step "integration" npx vitest run --project integration
 step "build" npx next build
 step "e2e" npx playwright test # the browser tests (tests/e2e) and the attack reproductions (tests/security)
+step "faults" npx playwright test --config playwright.faults.config.ts # crashes, signals, database outages (tests/faults)
 
 echo
 echo "==> all steps passed"

@@ -2,8 +2,9 @@
 
 import { type FormEvent, useRef } from "react";
 import { updateEgressPolicyAction } from "@/app/(dashboard)/settings/actions";
-import { Field, TextArea } from "@/components/ui/field";
+import { LinesField } from "@/components/ui/field";
 import type { EgressPolicy } from "@/lib/policy/types";
+import { HttpReachChoices } from "./http-reach-choices";
 import { AffectedServers, errorsAt, SaveMessage, useGuardedPolicySave } from "./instance/guarded-policy-save";
 import { PolicyFormFooter } from "./policy-form";
 
@@ -73,88 +74,41 @@ export function EgressForm({ policy, canManage }: { policy: EgressPolicy; canMan
       </p>
       <SaveMessage message={message} />
       <fieldset disabled={!canManage || isPending} className="grid gap-6 sm:grid-cols-2">
-        <Field
+        <LinesField
           id="allowedCommands"
           label="Allowed stdio commands"
           errors={err("stdio.allowedCommands")}
           hint="One per line; matched exactly (node allows node on PATH, not /tmp/node)."
-        >
-          <TextArea
-            id="allowedCommands"
-            name="allowedCommands"
-            invalid={err("stdio.allowedCommands").length > 0}
-            rows={8}
-            defaultValue={policy.stdio.allowedCommands.join("\n")}
-          />
-        </Field>
+          rows={8}
+          values={policy.stdio.allowedCommands}
+        />
         <div className="space-y-4">
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">URL schemes</legend>
-            <div className="mt-1 flex gap-4 text-sm">
-              {(["https", "http"] as const).map((scheme) => (
-                <label key={scheme} className="flex items-center gap-1.5">
-                  <input
-                    type="checkbox"
-                    name="allowedSchemes"
-                    value={scheme}
-                    defaultChecked={policy.http.allowedSchemes.includes(scheme)}
-                  />
-                  {scheme}
-                </label>
-              ))}
-            </div>
-          </fieldset>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowLoopback" defaultChecked={policy.http.allowLoopback} />
-            Allow loopback addresses (this machine: 127.0.0.0/8, ::1)
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowPrivate" defaultChecked={policy.http.allowPrivate} />
-            Allow private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
-          </label>
+          <HttpReachChoices http={policy.http} />
         </div>
-        <Field
+        <LinesField
           id="allowAddresses"
           label="Allowed addresses"
           errors={err("http.allowAddresses")}
           hint="One per line: an IP address or range (10.1.2.0/24) allowed whatever its kind, within the instance policy. Metadata and link-local addresses stay refused."
-        >
-          <TextArea
-            id="allowAddresses"
-            name="allowAddresses"
-            invalid={err("http.allowAddresses").length > 0}
-            rows={2}
-            defaultValue={policy.http.allowAddresses.join("\n")}
-          />
-        </Field>
-        <Field
+          rows={2}
+          values={policy.http.allowAddresses}
+        />
+        <LinesField
           id="allowHosts"
           label="Allowed hosts"
           errors={err("http.allowHosts")}
           hint="One per line: mcp.example.com, *.example.com, or * for any."
-        >
-          <TextArea
-            id="allowHosts"
-            name="allowHosts"
-            invalid={err("http.allowHosts").length > 0}
-            rows={4}
-            defaultValue={policy.http.allowHosts.join("\n")}
-          />
-        </Field>
-        <Field
+          rows={4}
+          values={policy.http.allowHosts}
+        />
+        <LinesField
           id="denyHosts"
           label="Denied hosts"
           errors={err("http.denyHosts")}
           hint="Refused even when an allowed pattern matches."
-        >
-          <TextArea
-            id="denyHosts"
-            name="denyHosts"
-            invalid={err("http.denyHosts").length > 0}
-            rows={4}
-            defaultValue={policy.http.denyHosts.join("\n")}
-          />
-        </Field>
+          rows={4}
+          values={policy.http.denyHosts}
+        />
       </fieldset>
       {affected ? (
         <AffectedServers

@@ -74,6 +74,30 @@ export function TextArea({
   );
 }
 
+/** A list edited as text, one entry per line; the form reads it by `id` as its name. */
+export function LinesField(props: {
+  id: string;
+  label: string;
+  hint: ReactNode;
+  values: string[];
+  errors: string[];
+  rows?: number;
+  placeholder?: string;
+}) {
+  return (
+    <Field id={props.id} label={props.label} errors={props.errors} hint={props.hint}>
+      <TextArea
+        id={props.id}
+        name={props.id}
+        rows={props.rows ?? 4}
+        invalid={props.errors.length > 0}
+        defaultValue={props.values.join("\n")}
+        placeholder={props.placeholder}
+      />
+    </Field>
+  );
+}
+
 /** The error replaces the hint beside a field; either describes it. No id, nothing to point at. */
 const describedBy = (id: string | undefined, invalid: boolean | undefined) =>
   id ? `${id}-${invalid ? "error" : "hint"}` : undefined;

@@ -133,7 +133,7 @@ async function insertApiKey(
 /** The workspace's keys, newest first, each with whether its creator's standing still lets it act. */
 export async function listApiKeys(
   db: Queryable,
-  params: { tenantId: string; id?: string },
+  params: { tenantId: string; id?: string; principalId?: string },
 ): Promise<ApiKeyDto[]> {
   const rows = await db
     .select({
@@ -151,7 +151,13 @@ export async function listApiKeys(
       and(eq(memberships.userId, apiKeys.createdBy), eq(memberships.tenantId, apiKeys.tenantId)),
     )
     .leftJoin(instanceOwners, eq(instanceOwners.userId, apiKeys.createdBy))
-    .where(and(eq(apiKeys.tenantId, params.tenantId), params.id ? eq(apiKeys.id, params.id) : undefined))
+    .where(
+      and(
+        eq(apiKeys.tenantId, params.tenantId),
+        params.id ? eq(apiKeys.id, params.id) : undefined,
+        params.principalId ? eq(apiKeys.principalId, params.principalId) : undefined,
+      ),
+    )
     .orderBy(desc(apiKeys.createdAt));
   return rows.map((row) => {
     const standing = standingOf({

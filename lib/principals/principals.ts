@@ -87,12 +87,10 @@ export async function listPrincipals(db: Database, params: Scope): Promise<Princ
 
 export async function getPrincipal(db: Database, params: Scope & { id: string }): Promise<PrincipalDto> {
   const row = await getPrincipalRowOrThrow(db, params);
-  // The workspace's keys, not `params`: its `id` is the principal's, and would select a key by it.
-  const keys = await listApiKeys(db, { tenantId: params.tenantId });
   return toDto(
     row,
     await listGrantPatterns(db, { tenantId: params.tenantId, principalId: row.id }),
-    keys.filter((k) => k.principalId === row.id),
+    await listApiKeys(db, { tenantId: params.tenantId, principalId: row.id }),
   );
 }
 

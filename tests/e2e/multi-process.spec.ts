@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { RecordedEvent } from "@/lib/events/event-types";
+import { type Cluster, startCluster } from "../fixtures/cluster";
 import { payloads } from "../fixtures/sse-reader";
 import { expect, test } from "./fixtures";
-import { type Cluster, startCluster } from "./multi-process-harness";
 
 /*
  * Two `next start` processes on one PostgreSQL, nothing else shared: events recorded by one are

@@ -10,6 +10,7 @@ import {
 import type { InstancePolicy } from "@/lib/policy/instance-policy-schema";
 import { securityDataDir, securityOwnerKey } from "../../playwright.config";
 import { waitForHydrationOnLoad } from "../e2e/fixtures";
+import { initializeRequest } from "../fixtures/mcp-messages";
 
 /** The security server's data folder, as the server resolves it (its cwd is the project). */
 export const dataDir = path.resolve(securityDataDir);
@@ -94,4 +95,16 @@ export async function changeInstancePolicy(
     const restored = await owner.put("/api/v1/instance/policy", { data: before });
     expect(restored.status(), await restored.text()).toBe(200);
   };
+}
+
+/** POST /mcp `initialize` with an agent's key: the gateway's front door. */
+export function initializeGateway(gateway: APIRequestContext, key: string): Promise<APIResponse> {
+  return gateway.post("/mcp", {
+    headers: {
+      Authorization: `Bearer ${key}`,
+      Accept: "application/json, text/event-stream",
+      "Content-Type": "application/json",
+    },
+    data: initializeRequest("probe"),
+  });
 }

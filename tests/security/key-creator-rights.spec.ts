@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { errorOf, expect, joinAs, test } from "./fixtures";
+import { errorOf, expect, initializeGateway, joinAs, test } from "./fixtures";
 
 /*
  * The attack: an admin created an admin key, was demoted to viewer and then removed from the
@@ -132,23 +132,7 @@ test("a principal's gateway key made by an admin keeps working after the admin i
 
   // The agent's key is the agent's, not Cy's rights: it still reaches the gateway (with its grants).
   const gateway = await playwright.request.newContext({ baseURL });
-  const initialized = await gateway.post("/mcp", {
-    headers: {
-      Authorization: `Bearer ${key}`,
-      Accept: "application/json, text/event-stream",
-      "Content-Type": "application/json",
-    },
-    data: {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "probe", version: "1" },
-      },
-    },
-  });
+  const initialized = await initializeGateway(gateway, key);
   expect(initialized.status(), await initialized.text()).toBe(200);
   // …but it never had more than the gateway: the REST API refuses it.
   const rest = await gateway.get("/api/v1/secrets", { headers: { Authorization: `Bearer ${key}` } });

@@ -1,4 +1,4 @@
-import { errorOf, expect, test } from "./fixtures";
+import { errorOf, expect, initializeGateway, test } from "./fixtures";
 
 /*
  * The attack (a broken promise rather than a break-in): a workspace key could be created with the
@@ -47,23 +47,7 @@ test("a principal's key still carries the gateway scope and reaches /mcp", async
   const { key, apiKey } = (await keyed.json()) as { key: string; apiKey: { scopes: string[] } };
   expect(apiKey.scopes).toEqual(["gateway"]);
   const gateway = await playwright.request.newContext({ baseURL });
-  const initialized = await gateway.post("/mcp", {
-    headers: {
-      Authorization: `Bearer ${key}`,
-      Accept: "application/json, text/event-stream",
-      "Content-Type": "application/json",
-    },
-    data: {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "probe", version: "1" },
-      },
-    },
-  });
+  const initialized = await initializeGateway(gateway, key);
   expect(initialized.status(), await initialized.text()).toBe(200);
   await gateway.dispose();
 });

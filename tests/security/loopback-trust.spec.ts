@@ -4,6 +4,7 @@ import { networkInterfaces } from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { securityOwnerKey } from "../../playwright.config";
+import { initializeRequest } from "../fixtures/mcp-messages";
 import { expect, joinAs, test } from "./fixtures";
 
 /**
@@ -13,12 +14,7 @@ import { expect, joinAs, test } from "./fixtures";
  * without the setup token; a sign-in's audited address was whatever X-Forwarded-For said.
  */
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "outsider", version: "1" } },
-};
+const initialize = initializeRequest("outsider");
 const mcpHeaders = { Accept: "application/json, text/event-stream", "Content-Type": "application/json" };
 
 /** This machine's first non-loopback IPv4 address: connections to it come from a non-loopback peer. */

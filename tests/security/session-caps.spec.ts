@@ -1,5 +1,6 @@
 import type { APIRequestContext, BrowserContext } from "@playwright/test";
 import { securitySessionCaps } from "../../playwright.config";
+import { initializeRequest } from "../fixtures/mcp-messages";
 import { changeInstancePolicy, expect, joinAs, test } from "./fixtures";
 
 /*
@@ -12,12 +13,7 @@ import { changeInstancePolicy, expect, joinAs, test } from "./fixtures";
  * The security server runs with small caps (playwright.config.ts), so tens of sessions show it.
  */
 
-const initialize = {
-  jsonrpc: "2.0",
-  id: 1,
-  method: "initialize",
-  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "caps", version: "1" } },
-};
+const initialize = initializeRequest("caps");
 
 type Opened = { status: number; sessionId: string | null; body: string };
 

@@ -1,7 +1,8 @@
-import type { ReactNode } from "react";
-import { Field, FieldErrors, TextArea } from "@/components/ui/field";
+import type { ComponentProps } from "react";
+import { FieldErrors, LinesField } from "@/components/ui/field";
 import { LAUNCH_VARIABLE_SUMMARY, OWN_SETTING_SUMMARY } from "@/lib/policy/stdio-environment";
 import type { InstancePolicy } from "@/lib/policy/types";
+import { HttpReachChoices } from "../http-reach-choices";
 import { SettingsSection } from "./settings-section";
 
 /** The instance policy's fields other than launch specs, as named form controls (read on Save). */
@@ -9,28 +10,13 @@ import { SettingsSection } from "./settings-section";
 /** An error lookup by policy path: "fromEnv.allowed" → its messages, entries quoted. */
 export type ErrorsAt = (path: string) => string[];
 
-function ListField(props: {
-  id: string;
-  path: string;
-  label: string;
-  hint: ReactNode;
-  values: string[];
-  errorsAt: ErrorsAt;
-  placeholder?: string;
-}) {
-  const errors = props.errorsAt(props.path);
-  return (
-    <Field id={props.id} label={props.label} errors={errors} hint={props.hint}>
-      <TextArea
-        id={props.id}
-        name={props.id}
-        rows={4}
-        invalid={errors.length > 0}
-        defaultValue={props.values.join("\n")}
-        placeholder={props.placeholder}
-      />
-    </Field>
-  );
+/** A policy list field: its errors looked up by the policy path. */
+function ListField({
+  path,
+  errorsAt,
+  ...props
+}: Omit<ComponentProps<typeof LinesField>, "errors"> & { path: string; errorsAt: ErrorsAt }) {
+  return <LinesField {...props} errors={errorsAt(path)} />;
 }
 
 export function EnvironmentSection({ policy, errorsAt }: { policy: InstancePolicy; errorsAt: ErrorsAt }) {
@@ -87,31 +73,7 @@ export function EgressFloorSection({ policy, errorsAt }: { policy: InstancePolic
     >
       <div className="grid gap-6 sm:grid-cols-2">
         <div className="space-y-4">
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-800">URL schemes</legend>
-            <div className="mt-1 flex gap-4 text-sm">
-              {(["https", "http"] as const).map((scheme) => (
-                <label key={scheme} className="flex items-center gap-1.5">
-                  <input
-                    type="checkbox"
-                    name="allowedSchemes"
-                    value={scheme}
-                    defaultChecked={policy.http.allowedSchemes.includes(scheme)}
-                  />
-                  {scheme}
-                </label>
-              ))}
-            </div>
-            <FieldErrors errors={errorsAt("http.allowedSchemes")} />
-          </fieldset>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowLoopback" defaultChecked={policy.http.allowLoopback} />
-            Allow loopback addresses (this machine: 127.0.0.0/8, ::1)
-          </label>
-          <label className="flex items-center gap-2 text-sm text-slate-800">
-            <input type="checkbox" name="allowPrivate" defaultChecked={policy.http.allowPrivate} />
-            Allow private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7)
-          </label>
+          <HttpReachChoices http={policy.http} schemeErrors={errorsAt("http.allowedSchemes")} />
           <p className="text-xs text-slate-500">
             Link-local and cloud-metadata addresses are always refused.
           </p>
