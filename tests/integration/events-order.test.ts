@@ -1,11 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { GET as streamRoute } from "@/app/api/v1/events/stream/route";
-import { events } from "@/db/schema";
+import { events, tenants } from "@/db/schema";
 import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import type { SwitchboardEvent } from "@/lib/events/event-types";
 import { EventHub } from "@/lib/events/hub";
 import { recordEvent } from "@/lib/events/record-event";
+import { StableFeed } from "@/lib/events/stable-feed";
 import { type ProcessDatabase, setProcessDatabase } from "@/lib/runtime/process-db";
 import { createTestApiKey, drivers, openTestDatabase } from "../fixtures/databases";
 import { createTestDatabase } from "../fixtures/postgres-server";
@@ -179,3 +180,136 @@ describe.each(drivers)("event stream order with several writers on %s", (driver)
     }
   }, 120_000);
 });
+
+describe("the stable feed on PostgreSQL", () => {
+  let a: DatabaseHandle;
+  let b: DatabaseHandle;
+  let tenantId: string;
+
+  beforeAll(async () => {
+    const url = await createTestDatabase(inject("postgresUrl"));
+    a = await openDatabase({ driver: "postgres", url });
+    b = await openDatabase({ driver: "postgres", url });
+    const [tenant] = await a.db.insert(tenants).values({ slug: "feed", name: "Feed" }).returning();
+    tenantId = tenant?.id ?? "";
+  });
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it("holds an id back until every lower id has committed or rolled back, then delivers in id order", async () => {
+    const hub = new EventHub();
+    const feed = new StableFeed(a.db, "postgres", { pollIntervalMs: 2 });
+    const got: number[] = [];
+    const { unsubscribe } = await feed.subscribe((batch) => got.push(...batch.events.map((e) => e.id)));
+
+    // B takes an id in a transaction it keeps open; another takes one and rolls back; A commits a higher one.
+    const open = holdTransaction(b, hub, tenantId);
+    const doomed = holdTransaction(b, hub, tenantId);
+    const heldId = await open.id;
+    const doomedId = await doomed.id;
+    const later = await hub.record(a.db, { tenantId, event: health(1) });
+    expect(later.id).toBeGreaterThan(Math.max(heldId, doomedId));
+
+    // Many polls later, nothing at or above the open transaction's id has been delivered.
+    const polls = feed.polls;
+    feed.nudge();
+    await eventually(() => feed.polls >= polls + 20, "20 polls");
+    expect(got.filter((id) => id >= Math.min(heldId, doomedId))).toEqual([]);
+    expect(feed.watermark).toBeLessThan(Math.min(heldId, doomedId));
+
+    await doomed.end("rollback");
+    await open.end("commit");
+    feed.nudge();
+    await eventually(() => got.includes(later.id), "the later event");
+    expect(got.filter((id) => id >= Math.min(heldId, doomedId))).toEqual([heldId, later.id]);
+    unsubscribe();
+  });
+
+  it("measures delivery latency: the stable feed against the live bus (printed, not asserted)", async () => {
+    const hubA = new EventHub();
+    const hubB = new EventHub();
+    await hubA.startRelay(a);
+    await hubB.startRelay(b);
+    const feed = new StableFeed(a.db, "postgres");
+    const committedAt = new Map<number, number>();
+    const byB = new Set<number>();
+    const fed: Array<{ id: number; at: number }> = [];
+    const relayed = new Map<number, number>();
+    hubA.subscribe((event) => relayed.set(event.id, performance.now()));
+    const { unsubscribe } = await feed.subscribe((batch) => {
+      for (const event of batch.events) fed.push({ id: event.id, at: performance.now() });
+    });
+    hubA.subscribe(() => feed.nudge());
+
+    const count = 2_000;
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: 16 }, async (_, lane) => {
+        while (next < count) {
+          const n = next++;
+          const [hub, handle] = lane % 2 === 0 ? [hubA, a] : [hubB, b];
+          const event = await hub.record(handle.db, { tenantId, event: health(n) });
+          committedAt.set(event.id, performance.now());
+          if (hub === hubB) byB.add(event.id);
+        }
+      }),
+    );
+    const elapsed = performance.now() - started;
+    const lastId = Math.max(...committedAt.keys());
+    await eventually(() => fed.some((e) => e.id === lastId), "the feed to catch up");
+    unsubscribe();
+
+    const mine = fed.filter((e) => committedAt.has(e.id));
+    expect(mine.map((e) => e.id)).toEqual([...committedAt.keys()].sort((x, y) => x - y));
+    const delays = (source: Array<[number, number]>) =>
+      source.map(([id, at]) => at - (committedAt.get(id) ?? at)).sort((x, y) => x - y);
+    const pct = (list: number[], p: number) => (list[Math.floor((list.length - 1) * p)] ?? 0).toFixed(1);
+    const feedDelays = delays(mine.map((e) => [e.id, e.at]));
+    const busDelays = delays([...relayed.entries()].filter(([id]) => byB.has(id)));
+    console.log(
+      `${count} events from two writers at ${Math.round((count / elapsed) * 1000)}/s — after commit, ` +
+        `stable feed p50 ${pct(feedDelays, 0.5)} ms, p95 ${pct(feedDelays, 0.95)} ms, max ${pct(feedDelays, 1)} ms; ` +
+        `live bus (own events at once, others' by NOTIFY) p50 ${pct(busDelays, 0.5)} ms, p95 ${pct(busDelays, 0.95)} ms; ` +
+        `${feed.polls} polls`,
+    );
+    await hubA.stopRelay();
+    await hubB.stopRelay();
+  });
+});
+
+/** A transaction on `handle` that records one event and stays open until end() commits or rolls it back. */
+function holdTransaction(handle: DatabaseHandle, hub: EventHub, tenantId: string) {
+  let gotId: (id: number) => void = () => {};
+  let finish: (how: "commit" | "rollback") => void = () => {};
+  const id = new Promise<number>((resolve) => {
+    gotId = resolve;
+  });
+  const decided = new Promise<"commit" | "rollback">((resolve) => {
+    finish = resolve;
+  });
+  const done = handle.db
+    .transaction(async (tx) => {
+      gotId((await hub.record(tx, { tenantId, event: health(0) })).id);
+      if ((await decided) === "rollback") throw new Error("rolled back on purpose");
+    })
+    .catch(() => {});
+  return {
+    id,
+    async end(how: "commit" | "rollback") {
+      finish(how);
+      await done;
+    },
+  };
+}
+
+async function eventually(check: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
