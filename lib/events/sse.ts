@@ -132,7 +132,6 @@ class StreamSession {
       return;
     }
     signal?.addEventListener("abort", () => this.close(true), { once: true });
-    this.write(`retry: ${this.options.retryMs ?? 3_000}\n${formatSseComment("connected")}`);
     this.heartbeat = setInterval(() => {
       if (this.hasRoom()) this.write(formatSseComment("heartbeat"));
     }, this.options.heartbeatMs ?? 15_000);
@@ -147,6 +146,8 @@ class StreamSession {
           // A batch may have come (and overflowed) before this ran: never move bufferFrom back.
           this.bufferFrom = Math.max(this.bufferFrom ?? 0, watermark);
           this.sentUpTo = this.options.lastEventId ?? watermark;
+          // Only now: a client that has read this may count on every event recorded after it.
+          this.write(`retry: ${this.options.retryMs ?? 3_000}\n${formatSseComment("connected")}`);
           void this.pump();
         },
         (error: unknown) => {

@@ -99,6 +99,10 @@ export class StableFeed {
     };
   }
 
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
   /** How many polls have run: tests wait for a few to show that something is held back. */
   get polls(): number {
     return this.pollCount;
