@@ -5,8 +5,9 @@ import { normalizeSecrets, scrubText, scrubValue } from "@/lib/calls/scrub";
 import { loadWorkspaceSecrets } from "@/lib/calls/workspace-secrets";
 import { discoverCatalog } from "@/lib/catalog/discovery";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
+import { backoffDelay } from "@/lib/client/backoff";
 import type { Database } from "@/lib/db/client";
-import { isForeignKeyViolation } from "@/lib/db/errors";
+import { isDatabaseUnavailable, isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { readSecretValue } from "@/lib/secrets/secrets";
@@ -33,6 +34,7 @@ export class ServerRuntime {
   private readonly removed = new Set<string>();
   private readonly refreshTimers = new Map<string, NodeJS.Timeout>();
   private readonly lastHealthOk = new Map<string, boolean>();
+  private stopping = false;
   private unsubscribe: () => void = () => {};
 
   constructor(
@@ -67,6 +69,7 @@ export class ServerRuntime {
 
   /** Closes every connection, then lets the events the closing produced reach the database. */
   async stop(): Promise<void> {
+    this.stopping = true;
     this.unsubscribe();
     for (const timer of this.refreshTimers.values()) clearTimeout(timer);
     await this.pool.closeAll();
@@ -140,7 +143,27 @@ export class ServerRuntime {
 
   /** Events of one server are handled in order; different servers don't wait for each other. */
   private enqueue(serverId: string, work: () => Promise<unknown>): void {
-    this.queues.set(serverId, chain(this.queues.get(serverId), serverId, work));
+    this.queues.set(
+      serverId,
+      chain(this.queues.get(serverId), serverId, () => this.throughOutages(serverId, work)),
+    );
+  }
+
+  /**
+   * What the pool reported is written once the database answers again: a server that connected
+   * during an outage gets its status and catalog stored, not only at its next reconnect. Later
+   * events of that server wait behind it, so their order holds. A stop or a delete ends the wait.
+   */
+  private async throughOutages(serverId: string, work: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await work();
+        return;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || this.stopping || this.removed.has(serverId)) throw error;
+        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, OUTAGE_RETRY)).unref());
+      }
+    }
   }
 
   /** Registry changes of one server, in order, never behind its event queue. */
@@ -175,6 +198,7 @@ export class ServerRuntime {
         });
         await this.refreshCatalog(server, secrets).catch((error: unknown) => {
           if (this.removed.has(server.id)) return; // deleted meanwhile: its connection closed under it
+          if (isDatabaseUnavailable(error)) throw error; // listed again once the database is back
           console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`);
         });
         return;
@@ -267,6 +291,9 @@ export class ServerRuntime {
       .catch(ignoreDeletedServer);
   }
 }
+
+/** Between writes retried through a database outage (as start-up's retries). */
+const OUTAGE_RETRY = { baseMs: 500, maxMs: 5_000 };
 
 function chain(previous: Promise<void> | undefined, serverId: string, work: () => Promise<unknown>) {
   return (previous ?? Promise.resolve())
