@@ -51,6 +51,7 @@ export async function callThroughGateway(
         relay,
       })
     : () => {};
+  const startedAt = Date.now();
   try {
     // The answer leaves as soon as the outcome is known; its write (already under way) follows.
     let answerEarly: (call: CallDto) => void = () => {};
@@ -72,7 +73,8 @@ export async function callThroughGateway(
     recorded.catch((error: unknown) => {
       console.error("[switchboard] recording a gateway call's outcome failed", (error as Error)?.message);
     });
-    return callToToolResult(call, { waitedSeconds: params.waitSeconds });
+    // The wait may end early (a shutdown answers waiting calls at once): say how long it really was.
+    return callToToolResult(call, { waitedSeconds: Math.round((Date.now() - startedAt) / 1000) });
   } catch (error) {
     const result = appErrorToToolResult(error);
     if (result) return result;
