@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { shutdownGate } from "@/lib/runtime/shutdown-state";
+import { joinCallerSignal } from "@/lib/upstream/caller-relay";
 import type { CallToolOptions, ConnectionPool } from "@/lib/upstream/pool";
 import { describeQuarantine } from "./call-decision";
 import { type CallEventDetail, recordCallEvent } from "./call-events";
@@ -97,7 +98,7 @@ export async function runClaimedCall(
     // The grace period ending stops the call like its caller would, but it ends as failed, saying why.
     const interruption = new AbortController();
     const stopListening = shutdownGate.on("interrupted", () => interruption.abort());
-    const signal = given.signal ? AbortSignal.any([given.signal, interruption.signal]) : interruption.signal;
+    const signal = joinCallerSignal(given.signal, interruption.signal);
     let outcome: Outcome;
     try {
       outcome = await invokeTool(db, call, { ...given, signal }, params.target);

@@ -92,6 +92,18 @@ export function attachCaller(signal: AbortSignal, caller: CallerChannel): () => 
 }
 
 /**
+ * The caller's signal joined with another reason to stop (a shutdown's grace period ending): the
+ * joined signal names the same caller, so the call's server requests and logs still reach it.
+ */
+export function joinCallerSignal(signal: AbortSignal | undefined, other: AbortSignal): AbortSignal {
+  if (!signal) return other;
+  const joined = AbortSignal.any([signal, other]);
+  const caller = channels.get(signal);
+  if (caller) channels.set(joined, caller);
+  return joined;
+}
+
+/**
  * The caller behind a call: its channel, or — for a call from the REST API, the playground or the
  * CLI — one that takes nothing. Those calls count too: while one runs, the owner of a request is
  * no longer certain.
