@@ -131,12 +131,13 @@ describe.each(drivers)("approved calls and retries (%s)", (driver: DatabaseDrive
   it("runs an approved call whose runner stopped exactly once, however many processes recover it", async () => {
     const t = token();
     const callId = await approvedByDeadProcess(t, new Date(Date.now() + 60_000));
-    const recovered = await Promise.all([
+    // Two recoveries and a direct run race for the claim; which one wins varies (a recovery that
+    // looks after the winner's claim finds nothing to do) — the count of runs must not.
+    await Promise.all([
       recoverApprovedCalls(world.handle.db, ["switchboard:gone"]),
       recoverApprovedCalls(world.handle.db, ["switchboard:gone"]),
       runApprovedCall(world.handle.db, { tenantId: world.tenantId, callId }),
     ]);
-    expect(recovered[0] + recovered[1]).toBeGreaterThanOrEqual(1);
     const done = await waitForCall(world.handle.db, {
       tenantId: world.tenantId,
       reader: { kind: "workspace" },
