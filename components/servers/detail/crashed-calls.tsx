@@ -11,7 +11,7 @@ type CrashCall = ServerDiagnosticsDto["crashedDuringCalls"][number];
  * and principal names come from the server and from admins: shown as text.
  */
 export function CrashedCalls({ calls }: { calls: CrashCall[] }) {
-  if (calls.length === 0) return <span className="text-slate-400">none recorded</span>;
+  if (calls.length === 0) return <span className="text-slate-500">none recorded</span>;
   return (
     <ul className="space-y-1 text-xs" aria-label="Calls during which the server crashed">
       {calls.map((call) => (
