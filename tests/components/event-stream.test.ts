@@ -8,7 +8,6 @@ import { type EventStreamFilter, type EventStreamStatus, useEventStream } from "
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { parseEventFilter } from "@/lib/events/filter";
 import { createEventStream, formatSseEvent, parseLastEventId, SSE_HEADERS } from "@/lib/events/sse";
-import type { StableListener } from "@/lib/events/stable-feed";
 
 /*
  * The browser's side of the live event stream, as the pages use it: the hooks, in a DOM (jsdom),
@@ -25,7 +24,7 @@ type Connection = { lastEventIdHeader: string | undefined; lastEventIdQuery: str
 /** The events endpoint of one workspace, backed by an in-memory table and bus. */
 async function startEventsServer() {
   const table: RecordedEvent[] = [];
-  const listeners = new Set<StableListener>();
+  const listeners = new Set<(event: RecordedEvent) => void>();
   const open = new Set<ServerResponse>();
   const connections: Connection[] = [];
   let refusals = 0;
@@ -53,11 +52,10 @@ async function startEventsServer() {
       tenantId: TENANT,
       filter,
       ...(lastEventId === undefined ? {} : { lastEventId }),
-      readAfter: async (afterId, upTo, limit) =>
-        table.filter((e) => e.id > afterId && e.id <= upTo).slice(0, limit),
-      follow: async (listener) => {
+      readAfter: async (afterId, limit) => table.filter((e) => e.id > afterId).slice(0, limit),
+      subscribe: (listener) => {
         listeners.add(listener);
-        return { watermark: table.length, unsubscribe: () => listeners.delete(listener) };
+        return () => listeners.delete(listener);
       },
       signal: abort.signal,
       retryMs: 50, // EventSource's own reconnect, so the test needs no long waits
@@ -91,7 +89,7 @@ async function startEventsServer() {
         latencyMs: id,
       } as RecordedEvent;
       table.push(event);
-      for (const listener of listeners) listener({ from: id - 1, upTo: id, events: [event] });
+      for (const listener of listeners) listener(event);
       return event;
     },
     /** Cuts every open stream off mid-way, as a proxy or a restart would. */
