@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, tenantId } from "./columns";
 
 export const callStatuses = [
@@ -105,11 +105,15 @@ export const approvals = pgTable(
   ],
 );
 
-/** Append-only event log; the bigserial id is the SSE event id (monotonic). */
+/**
+ * Append-only event log; the id is the SSE event id. It comes from next_event_id() (migration
+ * 0011), which gives the writing transaction its xid before it takes a number from
+ * events_id_seq: lib/events/stable-feed.ts relies on that to know when no lower id can still commit.
+ */
 export const events = pgTable(
   "events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigint("id", { mode: "number" }).primaryKey().default(sql`next_event_id()`),
     tenantId: tenantId(),
     type: text("type").notNull(),
     serverId: text("server_id"),

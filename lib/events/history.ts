@@ -1,4 +1,4 @@
-import { and, asc, desc, gt, inArray, lt, type SQL } from "drizzle-orm";
+import { and, asc, desc, gt, inArray, lt, lte, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { events } from "@/db/schema";
 import type { Queryable } from "@/lib/db/client";
@@ -95,15 +95,38 @@ export async function listEvents(
   };
 }
 
-/** A workspace's matching events after an id, oldest first: the SSE replay. */
+/**
+ * A workspace's matching events after an id and up to another (the stable watermark: see
+ * stable-feed.ts), oldest first: the SSE replay.
+ */
 export async function readEventsAfter(
   db: Queryable,
-  params: { tenantId: string; filter: EventFilter; afterId: number; limit: number },
+  params: { tenantId: string; filter: EventFilter; afterId: number; upTo: number; limit: number },
 ): Promise<RecordedEvent[]> {
   const rows = await db
     .select()
     .from(events)
-    .where(and(filterCondition(params.tenantId, params.filter), gt(events.id, params.afterId)))
+    .where(
+      and(
+        filterCondition(params.tenantId, params.filter),
+        gt(events.id, params.afterId),
+        lte(events.id, params.upTo),
+      ),
+    )
+    .orderBy(asc(events.id))
+    .limit(params.limit);
+  return rows.map(toRecordedEvent);
+}
+
+/** Events of every workspace with an id in (afterId, upTo], in id order: the stable feed's read. */
+export async function readEventRange(
+  db: Queryable,
+  params: { afterId: number; upTo: number; limit: number },
+): Promise<RecordedEvent[]> {
+  const rows = await db
+    .select()
+    .from(events)
+    .where(and(gt(events.id, params.afterId), lte(events.id, params.upTo)))
     .orderBy(asc(events.id))
     .limit(params.limit);
   return rows.map(toRecordedEvent);

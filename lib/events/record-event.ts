@@ -3,6 +3,7 @@ import { processSingleton } from "@/lib/process-singleton";
 import type { RecordedEvent, SwitchboardEvent } from "./event-types";
 import { EventHub, type EventListener } from "./hub";
 import type { EventRelay, EventRelayOptions } from "./relay";
+import { StableFeed } from "./stable-feed";
 
 /** The process's one hub, on globalThis so every route bundle (and dev reloads) share it. */
 export const processEventHub: EventHub = processSingleton("EventHub", () => new EventHub());
@@ -34,6 +35,31 @@ export function subscribeEvents(listener: EventListener): () => void {
  */
 export function startEventRelay(handle: DatabaseHandle, options?: EventRelayOptions): Promise<EventRelay> {
   return processEventHub.startRelay(handle, options);
+}
+
+const stableFeeds = processSingleton("StableFeeds", () => new WeakMap<DatabaseHandle, StableFeed>());
+
+/**
+ * The process's stable feed on a database (stable-feed.ts): what the SSE streams follow. Every
+ * event this process publishes — its own, or another's through the relay — tells it to look.
+ */
+export function stableFeedFor(handle: DatabaseHandle): StableFeed {
+  let feed = stableFeeds.get(handle);
+  if (!feed) {
+    const created = new StableFeed(handle.db, handle.driver, {
+      onError: (error) => console.error(`[switchboard] event feed: ${(error as Error).message}`),
+    });
+    const unsubscribe = processEventHub.subscribe(() => created.nudge());
+    const close = handle.close.bind(handle);
+    handle.close = async () => {
+      unsubscribe();
+      created.stop();
+      await close();
+    };
+    stableFeeds.set(handle, created);
+    feed = created;
+  }
+  return feed;
 }
 
 export type { EventListener, RecordedEvent };

@@ -2,7 +2,7 @@ import { AppError } from "@/lib/errors";
 import { GAP_EVENT } from "./event-names";
 import type { RecordedEvent } from "./event-types";
 import { type EventFilter, matchesFilter } from "./filter";
-import { RecentIds } from "./recent-ids";
+import type { StableBatch, StableListener } from "./stable-feed";
 
 /*
  * The events SSE stream, framework-free: a Web ReadableStream that replays from the table, then
@@ -18,11 +18,10 @@ export const SSE_HEADERS = {
   "X-Accel-Buffering": "no",
 } as const;
 
-/** One event as an SSE message: `id:` (when it advances the stream's id), `event:` its type, `data:` JSON. */
-export function formatSseEvent(event: RecordedEvent, options: { withId?: boolean } = {}): string {
+/** One event as an SSE message: `id:` its id (the stream is in id order), `event:` its type, `data:` JSON. */
+export function formatSseEvent(event: RecordedEvent): string {
   // JSON.stringify escapes line breaks, so the payload is always one `data:` line.
-  const id = options.withId === false ? "" : `id: ${event.id}\n`;
-  return `${id}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+  return `id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
 /** The marker a subscriber gets after its buffer overflowed; it carries no `id:` (nothing was delivered). */
@@ -58,10 +57,13 @@ export type EventStreamOptions = {
   filter: EventFilter;
   /** Resume after this id (the client's Last-Event-ID): replay from the table first. Absent = live only. */
   lastEventId?: number;
-  /** The workspace's matching events after an id, oldest first (tenant and filter applied). */
-  readAfter: (afterId: number, limit: number) => Promise<RecordedEvent[]>;
-  /** The live bus (subscribeEvents). */
-  subscribe: (listener: (event: RecordedEvent) => void) => () => void;
+  /** The workspace's matching events in (afterId, upTo], oldest first (tenant and filter applied). */
+  readAfter: (afterId: number, upTo: number, limit: number) => Promise<RecordedEvent[]>;
+  /**
+   * The stable feed (StableFeed.subscribe): every event up to the returned watermark is final, and
+   * the listener then gets each later one once, in id order, in contiguous batches.
+   */
+  follow: (listener: StableListener) => Promise<{ watermark: number; unsubscribe: () => void }>;
   /** Ends the stream (the request's signal: the client went away). */
   signal?: AbortSignal;
   heartbeatMs?: number;
@@ -74,10 +76,12 @@ export type EventStreamOptions = {
 };
 
 /**
- * An SSE stream of one workspace's events. Order of business: subscribe (so nothing published
- * during the replay is missed), replay after `lastEventId`, then live. A subscriber that stops
- * reading keeps at most `maxBuffered` live events; past that they are dropped, and when it reads
- * again it gets a `gap` marker and is resynced from the table — the publisher never waits for it.
+ * An SSE stream of one workspace's events, in id order, each once: its `id:` is exact, so a
+ * client resuming with Last-Event-ID gets precisely what came after. Order of business: follow
+ * the stable feed (stable-feed.ts), replay from the table after `lastEventId` up to the feed's
+ * watermark, then the feed's batches. A subscriber that stops reading keeps at most `maxBuffered`
+ * events; past that they are dropped, and when it reads again it gets a `gap` marker and the
+ * dropped range is read from the table — the feed never waits for it, and nothing is lost.
  */
 export function createEventStream(options: EventStreamOptions): ReadableStream<Uint8Array> {
   const session = new StreamSession(options);
@@ -95,13 +99,16 @@ export function createEventStream(options: EventStreamOptions): ReadableStream<U
 class StreamSession {
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private readonly encoder = new TextEncoder();
-  private readonly sent = new RecentIds(5_000);
+  /** Every matching event with an id up to this was sent (or was before the client's Last-Event-ID). */
+  private sentUpTo: number | undefined;
+  /**
+   * `pending` holds every matching event after this id that the feed has handed over; what lies
+   * between sentUpTo and it is read from the table.
+   */
+  private bufferFrom: number | undefined;
   private pending: RecordedEvent[] = [];
-  private overflowed = false;
-  private mode: "replay" | "live";
-  /** Where a replay continues from: the highest id sent (or, after an overflow, just below the dropped ones). */
-  private position: number | undefined;
-  /** The highest id sent with an `id:` line — what the client's Last-Event-ID now is. */
+  private gapToReport = false;
+  /** The id of the last event sent: the client's Last-Event-ID, reported in a gap marker. */
   private lastSentId: number | undefined;
   private pumping: Promise<void> | undefined;
   private repump = false;
@@ -114,9 +121,7 @@ class StreamSession {
   constructor(private readonly options: EventStreamOptions) {
     this.maxBuffered = options.maxBuffered ?? 500;
     this.pageSize = options.replayPageSize ?? 100;
-    this.position = options.lastEventId;
     this.lastSentId = options.lastEventId;
-    this.mode = options.lastEventId === undefined ? "live" : "replay";
   }
 
   start(controller: ReadableStreamDefaultController<Uint8Array>): void {
@@ -127,14 +132,29 @@ class StreamSession {
       return;
     }
     signal?.addEventListener("abort", () => this.close(true), { once: true });
-    this.write(`retry: ${this.options.retryMs ?? 3_000}\n${formatSseComment("connected")}`);
-    this.unsubscribe = this.options.subscribe((event) => this.onLive(event));
     this.heartbeat = setInterval(() => {
       if (this.hasRoom()) this.write(formatSseComment("heartbeat"));
     }, this.options.heartbeatMs ?? 15_000);
     // A stream whose reader went away must not keep a process alive.
     (this.heartbeat as { unref?: () => void }).unref?.();
-    void this.pump();
+    this.options
+      .follow((batch) => this.onBatch(batch))
+      .then(
+        ({ watermark, unsubscribe }) => {
+          this.unsubscribe = unsubscribe;
+          if (this.closed) return unsubscribe();
+          // A batch may have come (and overflowed) before this ran: never move bufferFrom back.
+          this.bufferFrom = Math.max(this.bufferFrom ?? 0, watermark);
+          this.sentUpTo = this.options.lastEventId ?? watermark;
+          // Only now: a client that has read this may count on every event recorded after it.
+          this.write(`retry: ${this.options.retryMs ?? 3_000}\n${formatSseComment("connected")}`);
+          void this.pump();
+        },
+        (error: unknown) => {
+          this.options.onError?.(error);
+          this.close(true);
+        },
+      );
   }
 
   close(closeController: boolean): void {
@@ -175,39 +195,34 @@ class StreamSession {
     return this.pumping;
   }
 
-  private onLive(event: RecordedEvent): void {
-    if (this.closed || this.overflowed) return;
-    if (event.tenantId !== this.options.tenantId || !matchesFilter(event, this.options.filter)) return;
-    if (this.pending.length >= this.maxBuffered) {
-      // Drop everything held (memory stays bounded) and resync from the table when it reads again.
-      const lowest = Math.min(event.id, ...this.pending.map((e) => e.id));
-      this.position ??= lowest - 1;
-      this.pending = [];
-      this.overflowed = true;
-      return;
+  private onBatch(batch: StableBatch): void {
+    if (this.closed) return;
+    const { tenantId, filter } = this.options;
+    for (const event of batch.events) {
+      if (event.tenantId === tenantId && matchesFilter(event, filter)) this.pending.push(event);
     }
-    this.pending.push(event);
-    if (this.mode === "live") void this.pump();
+    if (this.pending.length > this.maxBuffered) {
+      // Drop everything held (memory stays bounded): the table has it, up to this batch's end.
+      this.pending = [];
+      this.bufferFrom = batch.upTo;
+      this.gapToReport = true;
+    }
+    void this.pump();
   }
 
   private async drain(): Promise<void> {
-    while (!this.closed && this.hasRoom()) {
-      if (this.overflowed) {
-        this.overflowed = false;
-        this.pending = [];
-        if (this.mode === "live") {
-          this.write(formatGapMarker(this.lastSentId ?? null));
-          this.mode = "replay";
-        }
-        // In replay mode the replay simply continues: the dropped events are in the table.
+    while (!this.closed && this.hasRoom() && this.sentUpTo !== undefined && this.bufferFrom !== undefined) {
+      if (this.gapToReport) {
+        this.gapToReport = false;
+        this.write(formatGapMarker(this.lastSentId ?? null));
         continue;
       }
-      if (this.mode === "replay") {
-        const page = await this.options.readAfter(this.position ?? 0, this.pageSize);
+      if (this.sentUpTo < this.bufferFrom) {
+        const upTo = this.bufferFrom;
+        const page = await this.options.readAfter(this.sentUpTo, upTo, this.pageSize);
         if (this.closed) return;
         for (const event of page) this.send(event);
-        // Caught up — unless live events were dropped while reading (then read on).
-        if (page.length < this.pageSize && !this.overflowed) this.mode = "live";
+        if (page.length < this.pageSize) this.sentUpTo = Math.max(this.sentUpTo, upTo);
         continue;
       }
       const next = this.pending.shift();
@@ -217,16 +232,11 @@ class StreamSession {
   }
 
   private send(event: RecordedEvent): void {
-    if (this.sent.has(event.id)) return;
-    // The client said it has everything up to its Last-Event-ID.
-    if (this.options.lastEventId !== undefined && event.id <= this.options.lastEventId) return;
-    this.sent.add(event.id);
-    // Ids of concurrent writers can commit out of order. The `id:` line only ever moves forward,
-    // so a resume never re-sends what came before it; the event's own id is in its data.
-    const advances = this.lastSentId === undefined || event.id > this.lastSentId;
-    this.write(formatSseEvent(event, { withId: advances }));
-    if (advances) this.lastSentId = event.id;
-    if (this.position === undefined || event.id > this.position) this.position = event.id;
+    // Already sent, or before the client's Last-Event-ID.
+    if (this.sentUpTo !== undefined && event.id <= this.sentUpTo) return;
+    this.write(formatSseEvent(event));
+    this.sentUpTo = event.id;
+    this.lastSentId = event.id;
   }
 
   private hasRoom(): boolean {

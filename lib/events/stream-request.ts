@@ -2,7 +2,7 @@ import type { Database } from "@/lib/db/client";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { parseEventFilter } from "./filter";
 import { readEventsAfter } from "./history";
-import { startEventRelay, subscribeEvents } from "./record-event";
+import { stableFeedFor, startEventRelay } from "./record-event";
 import { createEventStream, parseLastEventId, SSE_HEADERS } from "./sse";
 
 /**
@@ -19,15 +19,17 @@ export async function eventStreamResponse(params: {
   const filter = parseEventFilter(new URL(req.url).searchParams);
   const lastEventId = parseLastEventId(req);
   // The runtime starts the relay at boot; if that attempt failed, the first stream retries it.
-  await startEventRelay(await getDatabase()).catch((error: unknown) =>
+  const handle = await getDatabase();
+  await startEventRelay(handle).catch((error: unknown) =>
     console.error(`[switchboard] event relay not started: ${(error as Error).message}`),
   );
+  const feed = stableFeedFor(handle);
   const stream = createEventStream({
     tenantId,
     filter,
     ...(lastEventId === undefined ? {} : { lastEventId }),
-    readAfter: (afterId, limit) => readEventsAfter(db, { tenantId, filter, afterId, limit }),
-    subscribe: subscribeEvents,
+    readAfter: (afterId, upTo, limit) => readEventsAfter(db, { tenantId, filter, afterId, upTo, limit }),
+    follow: (listener) => feed.subscribe(listener),
     signal: req.signal,
     onError: (error) => console.error(`[switchboard] event stream: ${(error as Error).message}`),
   });

@@ -8,6 +8,7 @@ import { type EventStreamFilter, type EventStreamStatus, useEventStream } from "
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { parseEventFilter } from "@/lib/events/filter";
 import { createEventStream, formatSseEvent, parseLastEventId, SSE_HEADERS } from "@/lib/events/sse";
+import type { StableListener } from "@/lib/events/stable-feed";
 
 /*
  * The browser's side of the live event stream, as the pages use it: the hooks, in a DOM (jsdom),
@@ -24,7 +25,7 @@ type Connection = { lastEventIdHeader: string | undefined; lastEventIdQuery: str
 /** The events endpoint of one workspace, backed by an in-memory table and bus. */
 async function startEventsServer() {
   const table: RecordedEvent[] = [];
-  const listeners = new Set<(event: RecordedEvent) => void>();
+  const listeners = new Set<StableListener>();
   const open = new Set<ServerResponse>();
   const connections: Connection[] = [];
   let refusals = 0;
@@ -52,10 +53,11 @@ async function startEventsServer() {
       tenantId: TENANT,
       filter,
       ...(lastEventId === undefined ? {} : { lastEventId }),
-      readAfter: async (afterId, limit) => table.filter((e) => e.id > afterId).slice(0, limit),
-      subscribe: (listener) => {
+      readAfter: async (afterId, upTo, limit) =>
+        table.filter((e) => e.id > afterId && e.id <= upTo).slice(0, limit),
+      follow: async (listener) => {
         listeners.add(listener);
-        return () => listeners.delete(listener);
+        return { watermark: table.length, unsubscribe: () => listeners.delete(listener) };
       },
       signal: abort.signal,
       retryMs: 50, // EventSource's own reconnect, so the test needs no long waits
@@ -89,7 +91,7 @@ async function startEventsServer() {
         latencyMs: id,
       } as RecordedEvent;
       table.push(event);
-      for (const listener of listeners) listener(event);
+      for (const listener of listeners) listener({ from: id - 1, upTo: id, events: [event] });
       return event;
     },
     /** Cuts every open stream off mid-way, as a proxy or a restart would. */

@@ -4,7 +4,7 @@ import { GET as streamRoute } from "@/app/api/v1/events/stream/route";
 import { tenants } from "@/db/schema";
 import type { RecordedEvent, SwitchboardEvent } from "@/lib/events/event-types";
 import type { EventPage } from "@/lib/events/history";
-import { processEventHub, recordEvent } from "@/lib/events/record-event";
+import { recordEvent, stableFeedFor } from "@/lib/events/record-event";
 import type { ProcessDatabase } from "@/lib/runtime/process-db";
 import {
   createTestApiKey,
@@ -238,14 +238,15 @@ describe.each(drivers)("events API on %s", (driver) => {
       stream.abort.abort();
     });
 
-    it("stops following the bus when the request is aborted", async () => {
-      const before = processEventHub.subscriberCount;
+    it("stops following the feed when the request is aborted", async () => {
+      const feed = stableFeedFor(handle);
+      const before = feed.subscriberCount;
       const stream = openStream();
       const reader = await stream.reader();
-      expect(processEventHub.subscriberCount).toBe(before + 1);
+      expect(feed.subscriberCount).toBe(before + 1);
       stream.abort.abort();
       expect(await reader.endsWithin(2_000)).toBe(true);
-      expect(processEventHub.subscriberCount).toBe(before);
+      expect(feed.subscriberCount).toBe(before);
     });
 
     it("refuses a bad Last-Event-ID or filter before streaming, and unauthenticated callers", async () => {

@@ -9,6 +9,7 @@ import {
   formatSseEvent,
   parseLastEventId,
 } from "@/lib/events/sse";
+import type { StableListener } from "@/lib/events/stable-feed";
 import { payloads, type SseMessage, SseReader } from "../fixtures/sse-reader";
 
 /*
@@ -32,16 +33,16 @@ function healthEvent(id: number, overrides: Partial<Record<string, unknown>> = {
   } as RecordedEvent;
 }
 
-/** A table (every recorded event) and a bus (subscribers), like recordEvent + subscribeEvents. */
+/** A table (every recorded event) and a stable feed (subscribers get each event as it is recorded). */
 class FakeLog {
   readonly table: RecordedEvent[] = [];
-  readonly listeners = new Set<(event: RecordedEvent) => void>();
+  readonly listeners = new Set<StableListener>();
   private nextId = 1;
 
   record(overrides: Partial<Record<string, unknown>> = {}): RecordedEvent {
     const event = healthEvent(this.nextId++, overrides);
     this.table.push(event);
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) listener({ from: event.id - 1, upTo: event.id, events: [event] });
     return event;
   }
 
@@ -50,13 +51,13 @@ class FakeLog {
     return createEventStream({
       tenantId: TENANT,
       filter,
-      readAfter: async (afterId, limit) =>
+      readAfter: async (afterId, upTo, limit) =>
         this.table
-          .filter((e) => e.id > afterId && e.tenantId === TENANT && matchesFilter(e, filter))
+          .filter((e) => e.id > afterId && e.id <= upTo && e.tenantId === TENANT && matchesFilter(e, filter))
           .slice(0, limit),
-      subscribe: (listener) => {
+      follow: async (listener) => {
         this.listeners.add(listener);
-        return () => this.listeners.delete(listener);
+        return { watermark: this.nextId - 1, unsubscribe: () => this.listeners.delete(listener) };
       },
       heartbeatMs: 60_000,
       ...options,
@@ -72,7 +73,6 @@ describe("SSE formatting", () => {
     const text = formatSseEvent(event);
     expect(text).toBe(`id: 42\nevent: server.health_checked\ndata: ${JSON.stringify(event)}\n\n`);
     expect(text.split("\n").filter((l) => l.startsWith("data:"))).toHaveLength(1);
-    expect(formatSseEvent(event, { withId: false })).not.toContain("id: 42");
   });
 
   it("marks a gap without an id, and keeps comments on one line", () => {
@@ -167,17 +167,15 @@ describe("the event stream", () => {
     await reader.cancel();
   });
 
-  it("keeps Last-Event-ID moving forward when ids arrive out of order", async () => {
+  it("resumes exactly after any id the client had, with a filter that skips most events", async () => {
     const log = new FakeLog();
-    const reader = new SseReader(log.stream());
-    await reader.next();
-    for (const listener of log.listeners) listener(healthEvent(10));
-    for (const listener of log.listeners) listener(healthEvent(9));
-    const [ten, nine] = await reader.events(2);
-    expect(ten?.id).toBe("10");
-    expect(nine?.id).toBeUndefined();
-    expect(JSON.parse(nine?.data ?? "{}").id).toBe(9);
-    expect(reader.lastEventId).toBe("10");
+    for (let i = 0; i < 10; i++) log.record(i % 3 === 0 ? {} : { serverName: "other", serverId: "srv-2" });
+    // The client's Last-Event-ID was a skipped event's id, and it lies between two wanted ones.
+    const reader = new SseReader(log.stream({ lastEventId: 5, filter: { server: "files" } }));
+    expect(ids(await reader.events(2))).toEqual([7, 10]);
+    const next = log.record();
+    expect(ids(await reader.events(1))).toEqual([next.id]);
+    expect(reader.lastEventId).toBe(String(next.id));
     await reader.cancel();
   });
 
@@ -253,6 +251,7 @@ describe("the event stream", () => {
 
   it("closes (so the client reconnects and resumes) when the table cannot be read", async () => {
     const log = new FakeLog();
+    log.record(); // something to replay
     const errors: unknown[] = [];
     const reader = new SseReader(
       log.stream({
