@@ -57,6 +57,8 @@ export class StableFeed {
   private idlePolls = 0;
   private pollCount = 0;
   private stopped = false;
+  /** Bumped when the last subscriber leaves: a poll begun before that is discarded. */
+  private generation = 0;
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
 
@@ -85,15 +87,21 @@ export class StableFeed {
       await (this.polling ?? new Promise((r) => setTimeout(r, this.pollIntervalMs)));
     }
     this.listeners.add(listener);
+    // The poll that set the first watermark scheduled nothing (nobody listened yet): without this
+    // the feed would sleep until the next event published here, and a resumed stream with nothing
+    // new to come would never move past its watermark.
+    this.schedule();
     return {
       watermark: this.stable,
       unsubscribe: () => {
         this.listeners.delete(listener);
         // Nobody follows: stop polling, and let the next subscriber start from a fresh watermark
-        // rather than from events that passed unwatched.
+        // rather than from events that passed unwatched. A poll under way belongs to the old
+        // generation: its result must not become the new first watermark (it may be stale).
         if (this.listeners.size === 0) {
           this.stable = undefined;
           this.candidates = [];
+          this.generation++;
         }
       },
     };
@@ -147,8 +155,10 @@ export class StableFeed {
     this.nudged = false;
     this.lastPollAt = Date.now();
     this.pollCount++;
+    const generation = this.generation;
     try {
       const { maxId, xmin, xid } = await this.probe();
+      if (generation !== this.generation) return; // the feed was reset meanwhile
       let confirmed = this.driver === "pglite" ? maxId : undefined;
       while (this.candidates[0] && xmin !== undefined && this.candidates[0].xid <= xmin) {
         confirmed = this.candidates.shift()?.maxId;
@@ -194,7 +204,9 @@ export class StableFeed {
     }
     while (this.stable < upTo) {
       const from = this.stable;
+      const generation = this.generation;
       const page = await readEventRange(this.db, { afterId: from, upTo, limit: this.pageSize });
+      if (generation !== this.generation) return; // reset meanwhile: nobody wants this page
       const last = page.length < this.pageSize ? upTo : (page.at(-1)?.id ?? upTo);
       this.stable = last;
       const batch: StableBatch = { from, upTo: last, events: page };
