@@ -9,6 +9,8 @@ import {
   countLines,
   createAgent,
   launchSwitchboard,
+  postCall,
+  postToolCall,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -249,20 +251,7 @@ async function gatewayCall(
   proc: SwitchboardProcess,
   call: { tool: string; arguments: Record<string, unknown>; meta?: Record<string, unknown> },
 ): Promise<ToolResult> {
-  const res = await fetch(`${proc.url}/mcp`, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${agentKey}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: call.tool, arguments: call.arguments, ...(call.meta ? { _meta: call.meta } : {}) },
-    }),
-  });
+  const res = await postToolCall(proc, agentKey, call);
   const text = await res.text();
   if (res.status !== 200) throw new Error(`gateway answered ${res.status}: ${text}`);
   // A JSON body, or an event stream whose data line is the answer.
@@ -282,11 +271,7 @@ function callAsAgent(
   body: Record<string, unknown>,
   key = agentKey,
 ): Promise<Response> {
-  return fetch(`${proc.url}/api/v1/calls`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  return postCall(proc, key, body);
 }
 
 async function pendingApprovals(proc: SwitchboardProcess): Promise<Array<{ callId: string; key: unknown }>> {

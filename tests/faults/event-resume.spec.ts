@@ -8,6 +8,7 @@ import {
   countingServer,
   countLines,
   createAgent,
+  postCall,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -62,10 +63,10 @@ test.afterAll(async () => {
 
 /** One tool call as the agent; resolves with the HTTP status and the call's status. */
 async function callRecord(proc: SwitchboardProcess, key: string) {
-  const res = await fetch(`${proc.url}/api/v1/calls`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ tool: "counting__record", arguments: { key }, waitSeconds: 30 }),
+  const res = await postCall(proc, agentKey, {
+    tool: "counting__record",
+    arguments: { key },
+    waitSeconds: 30,
   });
   const body = (await res.json().catch(() => ({}))) as { call?: { status?: string } };
   return { http: res.status, status: body.call?.status };

@@ -10,6 +10,8 @@ import {
   createAgent,
   launchSwitchboard,
   type ProcessExit,
+  postCall,
+  postToolCall,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -63,19 +65,10 @@ async function gatewayCall(
   delayMs: number,
 ): Promise<Answer> {
   try {
-    const res = await fetch(`${proc.url}/mcp`, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${agentKey}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: key,
-        method: "tools/call",
-        params: { name: "counting__record", arguments: { key, delayMs } },
-      }),
+    const res = await postToolCall(proc, agentKey, {
+      id: key,
+      tool: "counting__record",
+      arguments: { key, delayMs },
     });
     return { key, status: res.status, body: await res.text(), retryAfter: res.headers.get("retry-after") };
   } catch (error) {
@@ -156,13 +149,9 @@ async function burstAndTerminate(proc: SwitchboardProcess, agentKey: string, pre
 
   // A new request during the grace period (the long calls are still running): a clear refusal.
   const refusedCall = await gatewayCall(proc, agentKey, `${prefix}-during-grace`, 0);
-  const refusedRest = await fetch(`${proc.url}/api/v1/calls`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
-    body: JSON.stringify({
-      tool: "counting__record",
-      arguments: { key: `${prefix}-rest-during-grace`, delayMs: 0 },
-    }),
+  const refusedRest = await postCall(proc, agentKey, {
+    tool: "counting__record",
+    arguments: { key: `${prefix}-rest-during-grace`, delayMs: 0 },
   });
   const refusedRestBody = await refusedRest.text();
 

@@ -9,6 +9,7 @@ import {
   countLines,
   createAgent,
   launchSwitchboard,
+  postCall,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -42,10 +43,10 @@ async function approveAcross(
   agentKey: string,
   key: string,
 ): Promise<number> {
-  const waiting = fetch(`${caller.url}/api/v1/calls`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
-    body: JSON.stringify({ tool: "counter__record", arguments: { key }, waitSeconds: 110 }),
+  const waiting = postCall(caller, agentKey, {
+    tool: "counter__record",
+    arguments: { key },
+    waitSeconds: 110,
   });
   let approvalId = "";
   await expect
