@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, notExists, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import { approvals, calls } from "@/db/schema";
 import type { Queryable } from "@/lib/db/client";
@@ -11,14 +11,34 @@ import type { Queryable } from "@/lib/db/client";
  * may decide them all (decide-group.ts), each still decided exactly once and audited on its own.
  */
 
-/** True for a pending call with no older pending duplicate: the one that stands for its group. */
-export function isOldestOfDuplicates(): SQL {
-  return sql`not exists (
-    select 1 from ${calls} as d join ${approvals} as da on da.call_id = d.id and da.status = 'pending'
-    where d.tenant_id = ${calls.tenantId} and d.requester_kind = ${calls.requesterKind}
-      and d.requester_id = ${calls.requesterId} and d.kind = ${calls.kind}
-      and d.gateway_name = ${calls.gatewayName} and d.arguments = ${calls.arguments}
-      and (da.created_at, da.id) < (${approvals.createdAt}, ${approvals.id}))`;
+const dup = alias(calls, "dup");
+const dupApproval = alias(approvals, "dup_approval");
+
+/** `dup` asks for what the query's own call (`calls`) asks for: the one definition of a duplicate. */
+const sameRequest = () =>
+  and(
+    eq(dup.tenantId, calls.tenantId),
+    eq(dup.requesterKind, calls.requesterKind),
+    eq(dup.requesterId, calls.requesterId),
+    eq(dup.kind, calls.kind),
+    eq(dup.gatewayName, calls.gatewayName),
+    eq(dup.arguments, calls.arguments),
+  );
+
+/** True for a pending call (joined with its approval) with no older pending duplicate: the one that stands for its group. */
+export function isOldestOfDuplicates(db: Queryable): SQL {
+  return notExists(
+    db
+      .select({ one: sql`1` })
+      .from(dup)
+      .innerJoin(dupApproval, and(eq(dupApproval.callId, dup.id), eq(dupApproval.status, "pending")))
+      .where(
+        and(
+          sameRequest(),
+          sql`(${dupApproval.createdAt}, ${dupApproval.id}) < (${approvals.createdAt}, ${approvals.id})`,
+        ),
+      ),
+  );
 }
 
 /** The other pending calls like each of `callIds` (oldest first), by call id. */
@@ -28,22 +48,10 @@ export async function findPendingDuplicates(
 ): Promise<Map<string, string[]>> {
   const byCall = new Map<string, string[]>(params.callIds.map((id) => [id, []]));
   if (params.callIds.length === 0) return byCall;
-  const dup = alias(calls, "dup");
   const rows = await db
     .select({ callId: calls.id, duplicateId: dup.id })
     .from(calls)
-    .innerJoin(
-      dup,
-      and(
-        eq(dup.tenantId, calls.tenantId),
-        eq(dup.requesterKind, calls.requesterKind),
-        eq(dup.requesterId, calls.requesterId),
-        eq(dup.kind, calls.kind),
-        eq(dup.gatewayName, calls.gatewayName),
-        eq(dup.arguments, calls.arguments),
-        ne(dup.id, calls.id),
-      ),
-    )
+    .innerJoin(dup, and(sameRequest(), ne(dup.id, calls.id)))
     .innerJoin(approvals, and(eq(approvals.callId, dup.id), eq(approvals.status, "pending")))
     .where(and(eq(calls.tenantId, params.tenantId), inArray(calls.id, params.callIds)))
     .orderBy(approvals.createdAt, approvals.id);

@@ -50,7 +50,7 @@ export async function listApprovals(
     and(
       eq(calls.tenantId, params.tenantId),
       pending
-        ? and(eq(approvals.status, "pending"), isOldestOfDuplicates())
+        ? and(eq(approvals.status, "pending"), isOldestOfDuplicates(db))
         : ne(approvals.status, "pending"),
       after
         ? or(before(sortColumn, after.at), and(eq(sortColumn, after.at), before(approvals.id, after.id)))
