@@ -44,3 +44,9 @@ export function databaseUnavailableCode(error: unknown): string | undefined {
 }
 
 export const isDatabaseUnavailable = (error: unknown) => databaseUnavailableCode(error) !== undefined;
+
+/**
+ * How often work that waits for the database tries again (start-up, writes of the pool's reports):
+ * from half a second, doubling, at most every 5 s — a database that is back is found quickly.
+ */
+export const DATABASE_RETRY_BACKOFF = { baseMs: 500, maxMs: 5_000 };

@@ -7,7 +7,7 @@ import { discoverCatalog } from "@/lib/catalog/discovery";
 import { saveCatalog } from "@/lib/catalog/save-catalog";
 import { backoffDelay } from "@/lib/client/backoff";
 import type { Database } from "@/lib/db/client";
-import { isDatabaseUnavailable, isForeignKeyViolation } from "@/lib/db/errors";
+import { DATABASE_RETRY_BACKOFF, isDatabaseUnavailable, isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { readSecretValue } from "@/lib/secrets/secrets";
@@ -161,7 +161,9 @@ export class ServerRuntime {
         return;
       } catch (error) {
         if (!isDatabaseUnavailable(error) || this.stopping || this.removed.has(serverId)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, OUTAGE_RETRY)).unref());
+        await new Promise((resolve) =>
+          setTimeout(resolve, backoffDelay(attempt, DATABASE_RETRY_BACKOFF)).unref(),
+        );
       }
     }
   }
@@ -291,9 +293,6 @@ export class ServerRuntime {
       .catch(ignoreDeletedServer);
   }
 }
-
-/** Between writes retried through a database outage (as start-up's retries). */
-const OUTAGE_RETRY = { baseMs: 500, maxMs: 5_000 };
 
 function chain(previous: Promise<void> | undefined, serverId: string, work: () => Promise<unknown>) {
   return (previous ?? Promise.resolve())

@@ -6,6 +6,7 @@ import { recoverApprovedCalls } from "@/lib/calls/recover-approved";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
 import { backoffDelay } from "@/lib/client/backoff";
+import { DATABASE_RETRY_BACKOFF } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
@@ -16,9 +17,6 @@ import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
 import { startServerRuntime } from "./server-runtime";
-
-/** Between attempts: from half a second, doubling, at most 5 s — a database that is back is found quickly. */
-const RETRY = { baseMs: 500, maxMs: 5_000 };
 
 /** What start-up has done already: an attempt after a failure goes on from there. */
 const progress = processSingleton("Startup", () => ({
@@ -44,7 +42,9 @@ export async function startRuntime(): Promise<void> {
   void (async () => {
     // A shutdown ends the retries: nothing should open the database it is closing.
     for (let attempt = 1; !isShuttingDown() && !(await attemptStart()); attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt, RETRY)).unref());
+      await new Promise((resolve) =>
+        setTimeout(resolve, backoffDelay(attempt, DATABASE_RETRY_BACKOFF)).unref(),
+      );
     }
   })();
 }
