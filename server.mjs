@@ -57,6 +57,13 @@ const server = createServer(async (req, res) => {
   return handleWithNext(req, res);
 });
 
+// Node's default keeps an idle connection 5 s, so a client that reuses its connection after a pause
+// of about that long (a load balancer, an SDK's agent, a test's request context) can send on a
+// socket the server is closing and get ECONNRESET. Idle connections stay longer than the usual 60 s
+// of a load balancer's idle timeout; the shutdown's server.close() ends idle ones at once.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 // For the graceful shutdown (lib/runtime/shutdown.ts), which closes it once calls in flight are done.
 globalThis.__switchboardHttpServer = server;
 
