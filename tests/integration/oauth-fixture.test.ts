@@ -95,7 +95,7 @@ async function whoami(client: Client): Promise<{ subject: string; clientId: stri
 
 /** A tools/list POST with this bearer token (or none), for the status and the challenge. */
 function postMcp(at: OAuthProtectedServer, accessToken?: string): Promise<Response> {
-  const authorization = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
+  const authorization: Record<string, string> = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
   return fetch(at.mcpUrl, {
     method: "POST",
     headers: {
