@@ -130,7 +130,17 @@ describe("the OAuth-protected MCP fixture", () => {
       content: [{ type: "text", text: "hello" }],
     });
     await client.close();
-    const counts = { registrations: 1, authorizationCode: 1, refreshToken: 0, mcpUnauthorized: 1 };
+    // RFC 7009: a public client revokes its own refresh token with just its client_id.
+    const token = provider.saved?.refresh_token ?? "";
+    const revocation = { method: "POST", body: new URLSearchParams({ token, client_id: clientId ?? "" }) };
+    expect((await fetch(`${server.issuer}/token/revocation`, revocation)).status).toBe(200);
+    const counts = {
+      registrations: 1,
+      authorizationCode: 1,
+      refreshToken: 0,
+      revocations: 1,
+      mcpUnauthorized: 1,
+    };
     expect(server.counts()).toMatchObject(counts);
   });
 
