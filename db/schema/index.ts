@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./calls";
 export * from "./catalog";
 export * from "./instance";
+export * from "./oauth";
 export * from "./policies";
 export * from "./principals";
 export * from "./secrets";

@@ -8,7 +8,7 @@ export type StoredAuth =
   | { type: "bearer"; credential: StoredValue }
   | { type: "api_key"; headerName: string; credential: StoredValue }
   | { type: "custom_header"; headerName: string; credential: StoredValue }
-  | { type: "oauth"; clientId?: string; scopes?: string[] };
+  | { type: "oauth"; clientId?: string; clientSecret?: { secret: string }; scopes?: string[] };
 
 /** A registered MCP server: how to reach it. Runtime state lives in server_status. */
 export const mcpServers = pgTable(
@@ -57,7 +57,15 @@ export const serverStatus = pgTable("server_status", {
     .references(() => mcpServers.id, { onDelete: "cascade" }),
   tenantId: tenantId(),
   state: text("state", {
-    enum: ["disconnected", "connecting", "ready", "degraded", "crash-loop", "disabled"],
+    enum: [
+      "disconnected",
+      "connecting",
+      "ready",
+      "degraded",
+      "crash-loop",
+      "needs-authorization",
+      "disabled",
+    ],
   })
     .notNull()
     .default("disconnected"),

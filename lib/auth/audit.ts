@@ -19,6 +19,8 @@ export type AuditAction =
   | "server.registered"
   | "server.updated"
   | "server.deleted"
+  | "server.authorized"
+  | "server.deauthorized"
   | "secret.set"
   | "secret.deleted"
   | "principal.created"

@@ -5,7 +5,15 @@ import type { EventTypeName } from "./event-names";
  * Every event Switchboard records, as one discriminated union. Events carry identities and
  * outcomes — never tool arguments, results or secret values.
  */
-const connectionState = z.enum(["disconnected", "connecting", "ready", "degraded", "crash-loop", "disabled"]);
+const connectionState = z.enum([
+  "disconnected",
+  "connecting",
+  "ready",
+  "degraded",
+  "crash-loop",
+  "needs-authorization",
+  "disabled",
+]);
 const serverRef = { serverId: z.string(), serverName: z.string() };
 /**
  * Who made a configuration change: a person, an API key (by id and name, as when it acted), or
@@ -94,6 +102,12 @@ export const eventSchema = z.discriminatedUnion("type", [
     rule: z.string(),
     reason: z.string(),
   }),
+  /** OAuth (lib/oauth): an admin connected the server; every process reconnects it with the new tokens. */
+  z.object({ type: z.literal("server.authorized"), ...serverRef }),
+  /** An admin disconnected it: its tokens are deleted. */
+  z.object({ type: z.literal("server.deauthorized"), ...serverRef, ...byRef }),
+  /** Its tokens stopped working (refresh refused, grant revoked, more scope needed): it waits for a Connect. */
+  z.object({ type: z.literal("server.authorization_needed"), ...serverRef, reason: z.string() }),
   z.object({
     type: z.literal("server.process_exited"),
     ...serverRef,

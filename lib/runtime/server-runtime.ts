@@ -10,10 +10,12 @@ import type { Database } from "@/lib/db/client";
 import { DATABASE_RETRY_BACKOFF, isDatabaseUnavailable, isForeignKeyViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
+import { providerOptions } from "@/lib/oauth/authorization";
+import { ConnectionProvider } from "@/lib/oauth/stored-provider";
 import { readSecretValue } from "@/lib/secrets/secrets";
 import { recordCrashCalls } from "@/lib/servers/crash-attribution";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
-import { createValueResolver } from "@/lib/upstream/connection-config";
+import { type ConnectionConfig, createValueResolver } from "@/lib/upstream/connection-config";
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
 import type { PoolEvent } from "@/lib/upstream/pool-events";
 import packageJson from "@/package.json";
@@ -44,6 +46,7 @@ export class ServerRuntime {
     this.pool = new ConnectionPool({
       resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
       checkPolicy: (config) => checkConnectionPolicy(db, config),
+      upstreamAuth: (config) => this.oauthFor(config),
       onEvent: (event) => this.enqueue(event.serverId, () => this.handle(event)),
       clientInfo: { name: "switchboard", version: packageJson.version },
       ...options,
@@ -58,6 +61,9 @@ export class ServerRuntime {
     this.unsubscribe = subscribeEvents((event) => {
       if (event.type === "server.registered" || event.type === "server.updated") {
         this.control(event.serverId, () => this.sync(event.serverId));
+      } else if (event.type === "server.authorized" || event.type === "server.deauthorized") {
+        // New tokens, or none: connect again with what is stored now (no tokens: it waits for a Connect).
+        this.control(event.serverId, () => this.pool.reconnect(event.serverId).catch(() => {}));
       } else if (event.type === "server.deleted") {
         this.forget(event.serverId);
         this.control(event.serverId, () => this.pool.remove(event.serverId));
@@ -124,6 +130,37 @@ export class ServerRuntime {
   private async secretsSeenBy(server: Pick<McpServer, "id" | "tenantId">): Promise<string[]> {
     const workspace = await loadWorkspaceSecrets(this.db, { tenantId: server.tenantId });
     return normalizeSecrets([...workspace, ...this.pool.secretValues(server.id)]);
+  }
+
+  /** An OAuth server's token keeper; its problems that need a person become an event. */
+  private oauthFor(config: ConnectionConfig): ConnectionProvider | undefined {
+    if (config.transport === "stdio" || config.auth.type !== "oauth" || !config.url) return undefined;
+    const server = {
+      id: config.id,
+      tenantId: config.tenantId,
+      name: config.name,
+      url: config.url,
+      auth: config.auth,
+    };
+    return new ConnectionProvider(
+      this.db,
+      server,
+      providerOptions(this.db),
+      (problem, needsAuthorization) => {
+        if (!needsAuthorization) return;
+        this.enqueue(config.id, () =>
+          recordEvent(this.db, {
+            tenantId: config.tenantId,
+            event: {
+              type: "server.authorization_needed",
+              serverId: config.id,
+              serverName: config.name,
+              reason: problem.message,
+            },
+          }),
+        );
+      },
+    );
   }
 
   private async sync(serverId: string): Promise<void> {

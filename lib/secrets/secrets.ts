@@ -39,6 +39,15 @@ function secretKey(): Buffer {
 
 const aad = (tenantId: string, name: string) => `${tenantId}/${name}`;
 
+/**
+ * Other write-only values under the same key (OAuth tokens and client credentials): the
+ * associated data names their owner and purpose, so a ciphertext copied to another row won't open.
+ */
+export const sealValue = (plaintext: string, associatedData: string): string =>
+  encryptSecret(secretKey(), plaintext, associatedData);
+export const openValue = (ciphertext: string, associatedData: string): string =>
+  decryptSecret(secretKey(), ciphertext, associatedData);
+
 /** Writes (or replaces) a secret. Returns only its name and times: a value never comes back out. */
 export async function putSecret(
   db: Database,

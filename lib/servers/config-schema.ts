@@ -73,10 +73,29 @@ const authSchema = z.discriminatedUnion(
       headerName: z.string(whenMissing("A custom header needs a headerName.")).pipe(headerNameSchema),
       credential: valueSchema,
     }),
+    // Switchboard registers itself unless an admin enters a client id (and its secret, only by reference).
     z.strictObject({
       type: z.literal("oauth"),
-      clientId: z.string().max(512).optional(),
-      scopes: z.array(z.string().max(256)).max(50).optional(),
+      clientId: z
+        .string()
+        .trim()
+        .min(1)
+        .max(512, { error: "clientId is limited to 512 characters." })
+        .optional(),
+      clientSecret: z
+        .strictObject(
+          { secret: secretNameSchema },
+          { error: 'clientSecret is a stored secret: {"secret": NAME}.' },
+        )
+        .optional(),
+      scopes: z
+        .array(
+          z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]{1,256}$/, {
+            error: "A scope is one word of printable characters.",
+          }),
+        )
+        .max(50, { error: "At most 50 scopes." })
+        .optional(),
     }),
   ],
   { error: "auth.type must be one of none, bearer, api_key, custom_header, oauth." },

@@ -86,12 +86,7 @@ export async function resolveConnection(
     if (auth.type === "api_key" || auth.type === "custom_header") {
       headers[auth.headerName] = await resolveOne(auth.credential);
     }
-    if (auth.type === "oauth") {
-      throw new AppError(
-        "upstream_unavailable",
-        "OAuth connections are not supported yet; use a bearer token.",
-      );
-    }
+    // OAuth: the transport sends the access token (lib/upstream/upstream-auth.ts), not a header here.
   }
   if (missing.length > 0) {
     throw new AppError("upstream_unavailable", `Cannot connect to "${config.name}": ${missing.join("; ")}.`);

@@ -8,6 +8,8 @@ export const connectionStates = [
   "ready",
   "degraded",
   "crash-loop",
+  /** An OAuth server without a token it accepts: no retries, it waits for an admin's Connect. */
+  "needs-authorization",
   "disabled",
 ] as const;
 export type ConnectionState = (typeof connectionStates)[number];

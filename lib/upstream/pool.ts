@@ -17,6 +17,8 @@ export type ConnectionPoolOptions = {
   resolveValue: ValueResolver;
   /** Runs before every connect; throws (AppError "policy_denied") to refuse. */
   checkPolicy?: ConnectionDeps["checkPolicy"];
+  /** For OAuth servers: whoever keeps their tokens. */
+  upstreamAuth?: ConnectionDeps["upstreamAuth"];
   /** Called synchronously; an exception thrown here is logged, never breaks the pool. */
   onEvent?: (event: PoolEvent) => void;
   clientInfo?: Implementation;
@@ -41,6 +43,7 @@ export class ConnectionPool {
     this.deps = {
       resolveValue: options.resolveValue,
       checkPolicy: options.checkPolicy,
+      upstreamAuth: options.upstreamAuth,
       emit: (event) => {
         try {
           onEvent?.(event);

@@ -35,6 +35,7 @@ import type {
 } from "./pool-events";
 import { RetrySchedule, type SupervisionPolicy } from "./supervisor";
 import { createTransport, type OpenedTransport, type TransportPermit } from "./transports";
+import { isAuthorizationRequired, type UpstreamAuth } from "./upstream-auth";
 
 /**
  * One registered server's connection and its supervision: connect (single flight), notice the
@@ -49,6 +50,8 @@ export type ConnectionDeps = {
    * PATH) and the resolver every HTTP request of the connection must go through.
    */
   checkPolicy?: (config: ConnectionConfig) => Promise<TransportPermit | undefined>;
+  /** For a server whose auth is OAuth: whoever keeps its tokens (lib/oauth). */
+  upstreamAuth?: (config: ConnectionConfig) => UpstreamAuth | undefined;
   emit: (event: PoolEvent) => void;
   clientInfo: Implementation;
   supervision: SupervisionPolicy;
@@ -138,6 +141,8 @@ export class ServerConnection {
     if (this.connecting) return this.connecting;
     if (this.current === "disabled")
       throw new AppError("upstream_unavailable", `"${this.cfg.name}" is disabled.`);
+    // Waiting for a person: another attempt would only be refused again.
+    if (this.current === "needs-authorization") throw this.authorizationError();
     // Waiting out a backoff (or crash-loop): fail fast rather than add an attempt per caller.
     if (this.retryTimer) throw this.unavailableError();
     return this.connect();
@@ -171,8 +176,9 @@ export class ServerConnection {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
       const context = this.record.failureContext(this.cfg, live?.opened);
       const failure = describeRequestFailure(context, error, `tools/call "${name}"`, timeoutMs);
+      if (live && isAuthorizationRequired(error)) this.authorizationLost(live, failure);
       // A broken channel (an HTTP session gone, a network error) will not heal by itself.
-      if (live && isTransportFailure(error)) this.connectionLost(live, failure);
+      else if (live && isTransportFailure(error)) this.connectionLost(live, failure);
       throw failure;
     } finally {
       leave();
@@ -225,7 +231,8 @@ export class ServerConnection {
         const context = this.record.failureContext(this.cfg, live.opened);
         const failure = describeRequestFailure(context, error, "the health probe", timeoutMs);
         outcome = result(false, failure.message, live.probe);
-        this.probeFailed(live, failure, isTransportFailure(error));
+        if (isAuthorizationRequired(error)) this.authorizationLost(live, failure);
+        else this.probeFailed(live, failure, isTransportFailure(error));
       }
     }
     this.record.lastHealth = outcome;
@@ -276,6 +283,8 @@ export class ServerConnection {
     let hintTail: string | undefined;
     try {
       const permit = await this.deps.checkPolicy?.(this.cfg);
+      const auth = this.upstreamAuth();
+      await auth?.ensureTokens();
       const resolved = await resolveConnection(this.cfg, this.deps.resolveValue);
       if (abandoned()) throw new AppError("upstream_unavailable", "The connection attempt was abandoned.");
       this.record.setSecrets(resolved.secrets);
@@ -290,7 +299,7 @@ export class ServerConnection {
           onStderr: (text) => this.record.stderrText(text),
           onNotice: (text) => this.record.note(text),
         },
-        permit ?? {},
+        { ...permit, auth },
       );
       this.opening = opened;
       const { client, handshake } = await performHandshake(opened, {
@@ -344,7 +353,8 @@ export class ServerConnection {
       const failure = describeConnectFailure(context, error);
       if (!abandoned()) {
         this.record.recordExit(opened);
-        this.fail(failure);
+        if (isAuthorizationRequired(error)) this.waitForAuthorization(failure);
+        else this.fail(failure);
       } else if (this.connecting && !this.stopped) {
         return this.connecting; // superseded by a reconnect: its callers get the new attempt
       }
@@ -393,6 +403,42 @@ export class ServerConnection {
     this.retiring.add(closing);
     void closing.finally(() => this.retiring.delete(closing));
     this.fail(failure);
+  }
+
+  /** The server no longer accepts what Switchboard holds: close, and wait for an admin's Connect. */
+  private authorizationLost(live: Live, failure: AppError): void {
+    if (this.live !== live) return;
+    this.live = undefined;
+    this.generation++;
+    this.stopHealth();
+    const closing = live.client.close().catch(() => {});
+    this.retiring.add(closing);
+    void closing.finally(() => this.retiring.delete(closing));
+    this.waitForAuthorization(failure);
+  }
+
+  /** Not a failure to retry: no timer, no crash loop; a Connect (reconnect) ends the wait. */
+  private waitForAuthorization(failure: AppError): void {
+    this.record.recordError(failure);
+    this.clearRetry();
+    this.setState("needs-authorization", failure.message);
+  }
+
+  private upstreamAuth(): UpstreamAuth | undefined {
+    if (this.cfg.transport === "stdio" || this.cfg.auth.type !== "oauth") return undefined;
+    const auth = this.deps.upstreamAuth?.(this.cfg);
+    if (!auth) throw new AppError("upstream_unavailable", "OAuth servers are not available in this process.");
+    return auth;
+  }
+
+  private authorizationError(): AppError {
+    return new ConnectionError(
+      "upstream_unavailable",
+      this.record.error?.message ?? `"${this.cfg.name}" needs authorization.`,
+      {
+        serverId: this.cfg.id,
+      },
+    );
   }
 
   private probeSucceeded(): void {

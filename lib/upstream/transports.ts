@@ -6,6 +6,7 @@ import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./co
 import { createPinnedFetch, type ResolveHost } from "./transport/pinned-fetch";
 import { ProcessGroupStdioTransport } from "./transport/stdio";
 import { childBaseEnvironment, stdioChildIdentity } from "./transport/stdio-identity";
+import { authenticatedFetch, type UpstreamAuth } from "./upstream-auth";
 
 /** Builds the transport for one connection attempt. The only place transports are constructed. */
 
@@ -32,6 +33,8 @@ export type TransportPermit = {
   programPath?: string;
   /** Resolves the server's host for every TCP connection, refusing addresses the egress policy refuses. */
   resolveHost?: ResolveHost;
+  /** An OAuth server's token keeper: the transport sends its access token and renews on a 401. */
+  auth?: UpstreamAuth;
 };
 
 export function createTransport(
@@ -63,7 +66,8 @@ export function createTransport(
   const pinned = createPinnedFetch(permit.resolveHost);
   const options = {
     requestInit: { headers: resolved.headers },
-    fetch: tracingFetch(trace, pinned.fetch),
+    fetch: tracingFetch(trace, permit.auth ? authenticatedFetch(pinned.fetch, permit.auth) : pinned.fetch),
+    ...(permit.auth ? { authProvider: permit.auth.provider } : {}),
     // Said, not assumed: pinned-fetch refuses other origins whatever this says.
     redirectPolicy: "same-origin" as const,
   };

@@ -1,0 +1,76 @@
+import {
+  extractWWWAuthenticateParams,
+  type OAuthClientProvider,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { AppError } from "@/lib/errors";
+
+/**
+ * What a connection to an OAuth-protected server needs from whoever keeps its tokens
+ * (lib/oauth/stored-provider.ts): the pool knows nothing of where they are kept.
+ */
+export interface UpstreamAuth {
+  /** The SDK's provider the transport reads the access token from. */
+  provider: OAuthClientProvider;
+  /** Throws AuthorizationRequiredError when there is no token to try: the server waits for an admin. */
+  ensureTokens(): Promise<void>;
+  /** The server answered 401 to `rejected`: renew once; the token to retry with, if another is at hand. */
+  renewAfterRejection(rejected: string): Promise<string | undefined>;
+  /** The server answered 403 insufficient_scope. */
+  needScope(scope: string | undefined, reason: string): Promise<void>;
+}
+
+/** The server needs a person to authorize (again): no token, or none the server accepts. */
+export class AuthorizationRequiredError extends AppError {
+  constructor(
+    serverName: string,
+    readonly reason: string,
+  ) {
+    super(
+      "upstream_unavailable",
+      `"${serverName}" needs authorization: ${reason} An admin must click Connect on the server's page (or run \`switchboard servers connect ${serverName}\`).`,
+    );
+    this.name = "AuthorizationRequiredError";
+  }
+}
+
+/** By name, across module copies (Next.js bundles this module once per entry). */
+export const isAuthorizationRequired = (error: unknown): error is AuthorizationRequiredError => {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    if (current.name === "AuthorizationRequiredError") return true;
+    current = current.cause;
+  }
+  return false;
+};
+
+/**
+ * The connection's fetch for an OAuth server: a 401 to the token we sent is renewed once and the
+ * request sent again (the SDK would otherwise start a browser flow nobody can finish); a 403
+ * insufficient_scope is remembered with the scope the server named. What is left goes to the SDK.
+ */
+export function authenticatedFetch(inner: FetchLike, auth: UpstreamAuth): FetchLike {
+  return async (url, init) => {
+    const response = await inner(url, init);
+    const sent = bearerOf(init?.headers);
+    if (!sent) return response;
+    if (response.status === 401) {
+      const renewed = await auth.renewAfterRejection(sent);
+      if (!renewed) return response;
+      await response.body?.cancel().catch(() => {});
+      const headers = new Headers(init?.headers);
+      headers.set("Authorization", `Bearer ${renewed}`);
+      return inner(url, { ...init, headers });
+    }
+    if (response.status === 403) {
+      const { error, scope } = extractWWWAuthenticateParams(response);
+      if (error === "insufficient_scope")
+        await auth.needScope(scope, "the server answered 403 insufficient_scope.");
+    }
+    return response;
+  };
+}
+
+function bearerOf(headers: HeadersInit | undefined): string | undefined {
+  const value = headers ? new Headers(headers).get("authorization") : null;
+  return value?.toLowerCase().startsWith("bearer ") ? value.slice(7) : undefined;
+}
