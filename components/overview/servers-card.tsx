@@ -3,7 +3,16 @@ import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import type { ServerDto } from "@/lib/servers/types";
 import { Card } from "./card";
 
-const order = ["ready", "connecting", "degraded", "crash-loop", "disconnected", "disabled", "unknown"];
+const order = [
+  "ready",
+  "connecting",
+  "needs-authorization",
+  "degraded",
+  "crash-loop",
+  "disconnected",
+  "disabled",
+  "unknown",
+];
 // The states an operator should look at; connecting and disabled are on their way or by choice.
 const unhealthy = new Set(["degraded", "crash-loop", "disconnected"]);
 
