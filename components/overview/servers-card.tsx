@@ -14,7 +14,7 @@ const order = [
   "unknown",
 ];
 // The states an operator should look at; connecting and disabled are on their way or by choice.
-const unhealthy = new Set(["degraded", "crash-loop", "disconnected"]);
+const unhealthy = new Set(["needs-authorization", "degraded", "crash-loop", "disconnected"]);
 
 export function ServersCard({ servers }: { servers: ServerDto[] }) {
   const counts = new Map<string, number>();
