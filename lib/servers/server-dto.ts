@@ -22,7 +22,15 @@ export type ServerDto = {
   env: Record<string, ValueView>;
   url: string | null;
   headers: Record<string, ValueView>;
-  auth: { type: StoredAuth["type"]; headerName?: string; credential?: ValueView };
+  auth: {
+    type: StoredAuth["type"];
+    headerName?: string;
+    credential?: ValueView;
+    /** OAuth: a client ID an admin entered, the secret holding its client secret, the scopes asked for */
+    clientId?: string;
+    clientSecret?: ValueView;
+    scopes?: string[];
+  };
   enabled: boolean;
   connectTimeoutMs: number;
   callTimeoutMs: number;
@@ -38,6 +46,7 @@ export type ServerDto = {
 export function secretNamesOf(row: Pick<McpServer, "env" | "headers" | "auth">): string[] {
   const values = [...Object.values(row.env), ...Object.values(row.headers)];
   if ("credential" in row.auth) values.push(row.auth.credential);
+  if ("clientSecret" in row.auth && row.auth.clientSecret) values.push(row.auth.clientSecret as StoredValue);
   return values.flatMap((v) => (typeof v === "object" && "secret" in v ? [v.secret] : []));
 }
 
@@ -79,6 +88,11 @@ export function toServerDto(
       type: auth.type,
       ...("headerName" in auth ? { headerName: auth.headerName } : {}),
       ...("credential" in auth ? { credential: view(auth.credential) } : {}),
+      ...(auth.type === "oauth" && auth.clientId ? { clientId: auth.clientId } : {}),
+      ...("clientSecret" in auth && auth.clientSecret
+        ? { clientSecret: view(auth.clientSecret as StoredValue) }
+        : {}),
+      ...(auth.type === "oauth" && auth.scopes ? { scopes: auth.scopes } : {}),
     },
     enabled: row.enabled,
     connectTimeoutMs: row.connectTimeoutMs,
