@@ -128,7 +128,7 @@ function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; can
               "—"
             )}
           </Row>
-          <Row term="Connected">
+          <Row term="Signed in">
             {oauth.connectedAt ? (
               <>
                 <Time iso={oauth.connectedAt} />
