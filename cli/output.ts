@@ -102,7 +102,10 @@ export function formatTime(iso: string | null | undefined): string {
     .replace(/\.\d+Z$/, "Z");
 }
 
-/** Connection states: green when ready, red when failing, dim when off or not yet known. */
+/**
+ * Connection states: green when ready, red when failing, dim when off or not yet known; yellow for
+ * the rest (connecting, needs-authorization: waiting on something, not broken).
+ */
 export function statusColor(status: string, colors: Colors): string {
   if (status === "ready" || status === "succeeded" || status === "approved") return colors.green(status);
   if (["crash-loop", "degraded", "failed", "denied", "expired"].includes(status)) return colors.red(status);

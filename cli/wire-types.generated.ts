@@ -1401,6 +1401,12 @@ export interface components {
         type: "none" | "bearer" | "api_key" | "custom_header" | "oauth";
         headerName?: string;
         credential?: components["schemas"]["ValueView"];
+        /** @description OAuth: the client ID an admin entered. */
+        clientId?: string;
+        /** @description OAuth: the workspace secret holding the client secret. */
+        clientSecret?: components["schemas"]["ValueView"];
+        /** @description OAuth: the scopes Switchboard asks for. */
+        scopes?: string[];
       };
       enabled: boolean;
       connectTimeoutMs: number;

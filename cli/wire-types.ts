@@ -97,3 +97,19 @@ export type ValueViewWire = Schemas["ValueView"];
 export type ImportReportWire = Schemas["ImportReport"];
 export type ImportEntryWire = ImportReportWire["entries"][number];
 export type ClientExportWire = Schemas["ClientExport"];
+
+/**
+ * GET /api/v1/servers/{name}/oauth: how Switchboard is signed in to an OAuth server (never a token).
+ * Written out until the route is in the OpenAPI document; then it becomes Answer<…>["oauth"].
+ */
+export type OAuthStatusWire = {
+  status: "not_connected" | "connected" | "needs_authorization";
+  registration: "metadata_document" | "dynamic" | "manual" | null;
+  issuer: string | null;
+  scopes: string[];
+  neededScope: string | null;
+  expiresAt: string | null;
+  connectedAt: string | null;
+  connectedBy: string | null;
+  problem: { step: string; status: number | null; message: string; at: string } | null;
+};

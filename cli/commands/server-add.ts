@@ -34,6 +34,13 @@ export function registerServerAdd(servers: Command): void {
       .option("--header <NAME=VALUE>", "HTTP header (repeatable)", collectPairs)
       .option("--header-secret <NAME=SECRET>", "HTTP header from a stored secret (repeatable)", collectPairs)
       .option("--bearer-secret <SECRET>", "HTTP: Authorization: Bearer from a stored secret")
+      .option("--oauth", "HTTP: Switchboard signs in with OAuth (then: switchboard servers connect <name>)")
+      .option(
+        "--oauth-client-id <id>",
+        "OAuth: a pre-registered client ID (default: Switchboard registers itself)",
+      )
+      .option("--oauth-client-secret <SECRET>", "OAuth: the client secret, from a stored secret")
+      .option("--oauth-scopes <scopes>", 'OAuth: the scopes to ask for, space separated ("repo read:org")')
       .option("--cwd <dir>", "stdio: working directory")
       .option("--display-name <text>", "name shown in the dashboard")
       .option("--description <text>", "what the server is for")
@@ -52,12 +59,15 @@ export function registerServerAdd(servers: Command): void {
       ...Object.values(server.env),
       ...Object.values(server.headers),
       server.auth.credential,
+      server.auth.clientSecret,
     ].filter(
       (v): v is Extract<ValueViewWire, { secret: string }> =>
         typeof v === "object" && "secret" in v && !v.isSet,
     );
     for (const ref of unset)
       print(`Secret ${ref.secret} is not set yet: switchboard secrets set ${ref.secret}`);
+    if (server.auth.type === "oauth")
+      print(`It needs authorization: switchboard servers connect ${server.name}`);
   });
 }
 
@@ -70,6 +80,10 @@ type AddOptions = {
   header?: Pairs;
   headerSecret?: Pairs;
   bearerSecret?: string;
+  oauth?: boolean;
+  oauthClientId?: string;
+  oauthClientSecret?: string;
+  oauthScopes?: string;
   cwd?: string;
   displayName?: string;
   description?: string;
@@ -117,15 +131,30 @@ function buildRegistration(
       transport: base.transport && !url ? base.transport : options.transport,
       ...(url ? { url } : {}),
       headers: { ...(base.headers as object), ...values(options.header, options.headerSecret) },
-      ...(options.bearerSecret
-        ? { auth: { type: "bearer", credential: { secret: options.bearerSecret } } }
-        : {}),
+      ...authOf(options),
     };
   }
   if (options.config) return common;
   throw usageError(
     "Say how to reach the server: its command after -- (stdio), or its URL (HTTP): switchboard servers add <name> https://…",
   );
+}
+
+function authOf(options: AddOptions): { auth?: Record<string, unknown> } {
+  const isOAuth =
+    options.oauth || options.oauthClientId || options.oauthClientSecret || options.oauthScopes !== undefined;
+  if (isOAuth && options.bearerSecret) throw usageError("Use either --bearer-secret or --oauth, not both.");
+  if (options.bearerSecret) return { auth: { type: "bearer", credential: { secret: options.bearerSecret } } };
+  if (!isOAuth) return {};
+  const scopes = (options.oauthScopes ?? "").split(/\s+/).filter((scope) => scope !== "");
+  return {
+    auth: {
+      type: "oauth",
+      ...(options.oauthClientId ? { clientId: options.oauthClientId } : {}),
+      ...(options.oauthClientSecret ? { clientSecret: { secret: options.oauthClientSecret } } : {}),
+      ...(scopes.length > 0 ? { scopes } : {}),
+    },
+  };
 }
 
 function parseConfigOption(text: string): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { confirmedOrYes } from "../prompt";
 import type { ServerWire, ValueViewWire } from "../wire-types";
 import { registerServerAdd } from "./server-add";
 import { registerServerInspection } from "./server-inspection";
+import { registerServerOAuth } from "./server-oauth";
 
 const serverPath = (name: string, part = "") => `/api/v1/servers/${segment(name)}${part}`;
 
@@ -20,7 +21,8 @@ Examples:
   $ switchboard servers list
   $ switchboard servers add github --env-secret GITHUB_TOKEN=github-token -- npx -y @modelcontextprotocol/server-github
   $ switchboard servers add docs https://mcp.example.com/mcp --bearer-secret docs-token
-  $ switchboard servers diagnostics github`,
+  $ switchboard servers diagnostics github
+  $ switchboard servers connect linear`,
     );
 
   withJsonOption(
@@ -92,12 +94,27 @@ Examples:
   }
 
   registerServerInspection(servers);
+  registerServerOAuth(servers);
 }
 
 function describeValue(value: ValueViewWire): string {
   if (typeof value === "string") return value;
   const set = value.isSet ? "set" : "not set";
   return "secret" in value ? `secret ${value.secret} (${set})` : `env ${value.fromEnv} (${set})`;
+}
+
+function describeAuth(auth: ServerWire["auth"]): string | string[] {
+  if (auth.type === "oauth") {
+    return [
+      `oauth${auth.clientId ? ` (client ID ${auth.clientId})` : " (Switchboard registers itself)"}`,
+      ...(auth.clientSecret ? [`client secret: ${describeValue(auth.clientSecret)}`] : []),
+      ...(auth.scopes?.length ? [`scopes: ${auth.scopes.join(" ")}`] : []),
+      "sign-in: switchboard servers auth-status / connect",
+    ];
+  }
+  return auth.credential
+    ? `${auth.type}${auth.headerName ? ` (${auth.headerName})` : ""}: ${describeValue(auth.credential)}`
+    : auth.type;
 }
 
 function describeServer(server: ServerWire, colors: Colors): Array<[string, string | string[]]> {
@@ -118,12 +135,7 @@ function describeServer(server: ServerWire, colors: Colors): Array<[string, stri
       : [
           ["URL", server.url ?? ""],
           ["Headers", pairs(server.headers)],
-          [
-            "Auth",
-            server.auth.credential
-              ? `${server.auth.type}${server.auth.headerName ? ` (${server.auth.headerName})` : ""}: ${describeValue(server.auth.credential)}`
-              : server.auth.type,
-          ],
+          ["Auth", describeAuth(server.auth)],
         ];
   return [
     ["Name", server.name],

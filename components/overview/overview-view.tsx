@@ -11,6 +11,7 @@ import { pollWhileDown } from "@/components/servers/use-live-servers";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { ApprovalsCard } from "./approvals-card";
+import { NeedsAuthorizationBanner } from "./authorization-banner";
 import { CallsChart } from "./calls-chart";
 import { bucketByMinute } from "./calls-per-minute";
 import { Card } from "./card";
@@ -41,6 +42,7 @@ export function OverviewView() {
       <div className="mb-4 flex justify-end">
         <ConnectionBadge status={status} />
       </div>
+      {servers.data ? <NeedsAuthorizationBanner servers={servers.data} /> : null}
       <div className="grid gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
           {servers.data ? (

@@ -3,9 +3,18 @@ import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import type { ServerDto } from "@/lib/servers/types";
 import { Card } from "./card";
 
-const order = ["ready", "connecting", "degraded", "crash-loop", "disconnected", "disabled", "unknown"];
+const order = [
+  "ready",
+  "connecting",
+  "needs-authorization",
+  "degraded",
+  "crash-loop",
+  "disconnected",
+  "disabled",
+  "unknown",
+];
 // The states an operator should look at; connecting and disabled are on their way or by choice.
-const unhealthy = new Set(["degraded", "crash-loop", "disconnected"]);
+const unhealthy = new Set(["needs-authorization", "degraded", "crash-loop", "disconnected"]);
 
 export function ServersCard({ servers }: { servers: ServerDto[] }) {
   const counts = new Map<string, number>();

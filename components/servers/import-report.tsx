@@ -8,6 +8,9 @@ const actionBadges: Record<ImportAction, { tone: Tone; planned: string; done: st
   error: { tone: "red", planned: "Error", done: "Error" },
 };
 
+// The note plan-import.ts leaves on an entry registered with OAuth (its first words).
+const NEEDS_AUTHORIZATION = "Needs authorization:";
+
 /** What an import did (or, for a preview, would do) per entry; secret names only, never values. */
 export function ImportReportTable({ report }: { report: ImportReport }) {
   return (
@@ -42,11 +45,18 @@ export function ImportReportTable({ report }: { report: ImportReport }) {
                     {secret.change === "needs-value" ? " (no value yet)" : ` (${secret.change})`}
                   </p>
                 ))}
-                {entry.warnings.map((warning) => (
-                  <p key={warning} className="text-amber-800">
-                    {warning}
-                  </p>
-                ))}
+                {entry.warnings.map((warning) =>
+                  warning.startsWith(NEEDS_AUTHORIZATION) ? (
+                    <p key={warning} className="flex flex-wrap items-center gap-1.5 text-slate-700">
+                      <Badge tone="amber">Needs authorization</Badge>
+                      {capitalize(warning.slice(NEEDS_AUTHORIZATION.length).trim())}
+                    </p>
+                  ) : (
+                    <p key={warning} className="text-amber-800">
+                      {warning}
+                    </p>
+                  ),
+                )}
               </td>
             </tr>
           );
@@ -55,3 +65,5 @@ export function ImportReportTable({ report }: { report: ImportReport }) {
     </table>
   );
 }
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -5,6 +5,24 @@ import type { ServerDiagnosticsDto, ServerDto } from "@/lib/servers/types";
 
 /** The wire shape of GET /api/v1/servers/{name}/diagnostics (dates are already ISO strings). */
 export type { ServerDiagnosticsDto };
+/** The wire shape of GET /api/v1/servers/{name}/oauth: how Switchboard is signed in to an OAuth server. */
+export type OAuthStatusDto = {
+  status: "not_connected" | "connected" | "needs_authorization";
+  registration: "metadata_document" | "dynamic" | "manual" | null;
+  issuer: string | null;
+  scopes: string[];
+  /** a scope the server asked for (403 insufficient_scope) that the grant lacks */
+  neededScope: string | null;
+  expiresAt: string | null;
+  connectedAt: string | null;
+  connectedBy: string | null;
+  problem: {
+    step: "metadata" | "registration" | "authorization" | "token" | "refresh" | "revocation";
+    status: number | null;
+    message: string;
+    at: string;
+  } | null;
+};
 export type ServerResourcesDto = { resources: CatalogEntryDto[]; resourceTemplates: CatalogEntryDto[] };
 
 // Everything about one server sits under detail(name), so invalidating that key after an operation
@@ -19,6 +37,7 @@ export const serverKeys = {
   prompts: (name: string) => [...serverKeys.detail(name), "prompts"] as const,
   snapshots: (name: string) => [...serverKeys.detail(name), "snapshots"] as const,
   diagnostics: (name: string) => [...serverKeys.detail(name), "diagnostics"] as const,
+  oauth: (name: string) => [...serverKeys.detail(name), "oauth"] as const,
 };
 
 const serverPath = (name: string, part = "") => `/api/v1/servers/${encodeURIComponent(name)}${part}`;
@@ -71,3 +90,24 @@ export const serverSnapshotsQuery = (name: string) =>
     queryFn: () =>
       fetchJson<{ snapshots: SnapshotDto[] }>(serverPath(name, "/snapshots")).then((r) => r.snapshots),
   });
+
+export const serverOAuthQuery = (name: string) =>
+  queryOptions({
+    queryKey: serverKeys.oauth(name),
+    queryFn: () => fetchJson<{ oauth: OAuthStatusDto }>(serverPath(name, "/oauth")).then((r) => r.oauth),
+  });
+
+/**
+ * Starts the sign-in: Switchboard answers the authorization server's URL, which the browser must
+ * open (the server's own page asks for consent, then redirects back to /oauth/callback).
+ */
+export const startServerOAuth = (name: string, scope?: string) =>
+  fetchJson<{ authorizationUrl: string }>(serverPath(name, "/oauth/connect"), {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(scope ? { scope } : {}),
+  });
+
+/** Deletes the server's tokens (revoked at the server when it supports RFC 7009). */
+export const disconnectServerOAuth = (name: string) =>
+  fetchJson<{ oauth: OAuthStatusDto; revoked: boolean }>(serverPath(name, "/oauth"), { method: "DELETE" });

@@ -5,6 +5,11 @@ const statuses: Record<string, { tone: Tone; label: string; title: string }> = {
   connecting: { tone: "blue", label: "Connecting", title: "Opening the connection" },
   degraded: { tone: "amber", label: "Degraded", title: "Connected, but the last health check failed" },
   "crash-loop": { tone: "red", label: "Crash loop", title: "Failing repeatedly; retrying slowly" },
+  "needs-authorization": {
+    tone: "amber",
+    label: "Needs authorization",
+    title: "No usable OAuth token: an admin must connect it (Connect on the server's page)",
+  },
   disconnected: { tone: "red", label: "Disconnected", title: "Not connected" },
   disabled: { tone: "slate", label: "Disabled", title: "Switched off; Switchboard will not connect" },
   unknown: { tone: "neutral", label: "Not checked", title: "No connection attempt has been recorded yet" },

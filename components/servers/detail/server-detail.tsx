@@ -5,8 +5,11 @@ import { useQueryState } from "nuqs";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { serverDiagnosticsQuery, serverQuery } from "../server-queries";
 import { ServerPollContext, useLiveServers } from "../use-live-servers";
+import { AuthorizationBanner } from "./authorization-banner";
+import { AuthorizationPanel } from "./authorization-panel";
 import { DetailTabs } from "./detail-tabs";
 import { FailureCallout } from "./failure-callout";
+import { OAuthOutcomeNotice } from "./oauth-outcome-notice";
 import { ServerHeader } from "./server-header";
 import { tabParam } from "./tab-param";
 
@@ -23,6 +26,7 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
   if (!server) return <QueryFallback error={error} what="the server" />;
   // The pool's live state is fresher than the one stored with the server row.
   const status = diagnostics?.state ?? server.status;
+  const usesOAuth = server.auth.type === "oauth";
 
   return (
     <ServerPollContext value={poll}>
@@ -32,12 +36,17 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
           Live updates paused: {error.message} Showing the last data received.
         </p>
       ) : null}
+      {usesOAuth ? <OAuthOutcomeNotice /> : null}
+      {usesOAuth && status === "needs-authorization" ? (
+        <AuthorizationBanner name={name} canManage={canManage} />
+      ) : null}
       <FailureCallout
         status={status}
         serverError={server.lastError}
         diagnostics={diagnostics}
         onShowDiagnostics={() => selectTab("diagnostics")}
       />
+      {usesOAuth ? <AuthorizationPanel name={name} canManage={canManage} /> : null}
       <DetailTabs name={name} tab={tab} onSelect={selectTab} />
     </ServerPollContext>
   );

@@ -15,7 +15,7 @@ import {
  */
 
 export type Transport = ServerDto["transport"];
-export type AuthType = "none" | "bearer" | "api_key" | "custom_header";
+export type AuthType = "none" | "bearer" | "api_key" | "custom_header" | "oauth";
 
 export type FormState = {
   name: string;
@@ -32,6 +32,12 @@ export type FormState = {
   authHeaderName: string;
   authKind: ValueKind;
   authValue: string;
+  /** OAuth: all optional; empty means Switchboard registers itself */
+  oauthClientId: string;
+  /** the name of the workspace secret holding the client secret */
+  oauthClientSecret: string;
+  /** space separated, as OAuth writes them */
+  oauthScopes: string;
   enabled: boolean;
   connectTimeoutMs: string;
   callTimeoutMs: string;
@@ -48,6 +54,7 @@ export function initialState(server?: ServerDto): FormState {
   const rows = (record: Record<string, unknown> = {}) =>
     Object.entries(record).map(([key, value]) => ({ id: crypto.randomUUID(), key, ...fromValueView(value) }));
   const credential = fromValueView(server?.auth.credential ?? { secret: "" });
+  const clientSecret = server?.auth.clientSecret;
   return {
     name: server?.name ?? "",
     displayName: server?.displayName ?? "",
@@ -59,10 +66,14 @@ export function initialState(server?: ServerDto): FormState {
     env: rows(server?.env),
     url: server?.url ?? "",
     headers: rows(server?.headers),
-    authType: server?.auth.type === "oauth" ? "none" : (server?.auth.type ?? "none"),
+    authType: server?.auth.type ?? "none",
     authHeaderName: server?.auth.headerName ?? "",
     authKind: credential.kind,
     authValue: credential.value,
+    oauthClientId: server?.auth.clientId ?? "",
+    oauthClientSecret:
+      clientSecret && typeof clientSecret === "object" && "secret" in clientSecret ? clientSecret.secret : "",
+    oauthScopes: (server?.auth.scopes ?? []).join(" "),
     enabled: server?.enabled ?? true,
     connectTimeoutMs: String(server?.connectTimeoutMs ?? 10_000),
     callTimeoutMs: String(server?.callTimeoutMs ?? 30_000),
@@ -89,12 +100,27 @@ export function toConfig(s: FormState): Record<string, unknown> {
     const args = s.args.split("\n").filter((a) => a.trim() !== "");
     return { ...common, command: s.command, args, cwd: s.cwd, env: toConfigRecord(s.env) };
   }
+  return { ...common, url: s.url, headers: toConfigRecord(s.headers), auth: toAuthConfig(s) };
+}
+
+function toAuthConfig(s: FormState): Record<string, unknown> {
   const credential = toConfigValue({ kind: s.authKind, value: s.authValue });
-  const auth =
-    s.authType === "none"
-      ? { type: "none" }
-      : s.authType === "bearer"
-        ? { type: "bearer", credential }
-        : { type: s.authType, headerName: s.authHeaderName.trim() || undefined, credential };
-  return { ...common, url: s.url, headers: toConfigRecord(s.headers), auth };
+  switch (s.authType) {
+    case "none":
+      return { type: "none" };
+    case "bearer":
+      return { type: "bearer", credential };
+    case "api_key":
+    case "custom_header":
+      return { type: s.authType, headerName: s.authHeaderName.trim() || undefined, credential };
+    case "oauth": {
+      const scopes = s.oauthScopes.split(/\s+/).filter((scope) => scope !== "");
+      return {
+        type: "oauth",
+        ...(s.oauthClientId.trim() ? { clientId: s.oauthClientId.trim() } : {}),
+        ...(s.oauthClientSecret.trim() ? { clientSecret: { secret: s.oauthClientSecret.trim() } } : {}),
+        ...(scopes.length > 0 ? { scopes } : {}),
+      };
+    }
+  }
 }

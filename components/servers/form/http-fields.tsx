@@ -2,6 +2,7 @@ import { Field, inputClass, TextInput } from "@/components/ui/field";
 import type { AuthType, SectionProps } from "./form-state";
 import type { ValueKind } from "./key-value-editor";
 import { KeyValueEditor } from "./key-value-editor";
+import { OAuthFields } from "./oauth-fields";
 
 const credentialPlaceholders: Record<ValueKind, string> = {
   secret: "secret name",
@@ -43,6 +44,7 @@ export function HttpFields({ state, set, errors }: SectionProps) {
           <option value="bearer">Bearer token</option>
           <option value="api_key">API key header</option>
           <option value="custom_header">Custom header</option>
+          <option value="oauth">OAuth (sign in with the server)</option>
         </select>
       </Field>
       {hasHeaderName ? (
@@ -55,7 +57,8 @@ export function HttpFields({ state, set, errors }: SectionProps) {
           />
         </Field>
       ) : null}
-      {state.authType !== "none" ? (
+      {state.authType === "oauth" ? <OAuthFields state={state} set={set} errors={errors} /> : null}
+      {state.authType !== "none" && state.authType !== "oauth" ? (
         <Field
           id="authValue"
           label="Credential"

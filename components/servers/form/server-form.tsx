@@ -43,7 +43,12 @@ export function ServerForm({ server }: { server?: ServerDto }) {
         return;
       }
       await queryClient.invalidateQueries({ queryKey: serverKeys.all });
-      router.push("/servers");
+      // An OAuth server is not usable until someone connects it: its page has the Connect button.
+      router.push(
+        state.authType === "oauth" && state.transport !== "stdio"
+          ? `/servers/${result.data.name}`
+          : "/servers",
+      );
     });
   };
 

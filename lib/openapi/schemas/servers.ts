@@ -67,6 +67,14 @@ export const serverSchema = describes<ServerDto>()(
         type: z.enum(authTypes),
         headerName: z.string().optional(),
         credential: valueViewSchema.optional(),
+        clientId: z.string().optional().meta({ description: "OAuth: the client ID an admin entered." }),
+        clientSecret: valueViewSchema
+          .optional()
+          .meta({ description: "OAuth: the workspace secret holding the client secret." }),
+        scopes: z
+          .array(z.string())
+          .optional()
+          .meta({ description: "OAuth: the scopes Switchboard asks for." }),
       }),
       enabled: z.boolean(),
       connectTimeoutMs: z.number(),

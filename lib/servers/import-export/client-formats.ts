@@ -40,6 +40,11 @@ export type ClientEntry = {
   env: Record<string, string>;
   url: string | null;
   headers: Record<string, string>;
+  /**
+   * OAuth settings the entry states itself: Claude Code's `oauth` ({clientId, scopes}) or Cursor's
+   * `auth` ({CLIENT_ID, CLIENT_SECRET, scopes}); raw strings, like every other value here.
+   */
+  oauth?: { clientId: string | null; clientSecret: string | null; scopes: string[] };
   disabled: boolean;
   /** why this entry cannot be imported (shape problems); empty when it can */
   problems: string[];

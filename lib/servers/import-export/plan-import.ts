@@ -1,8 +1,10 @@
 import type { ConfigValue, Transport } from "@/lib/servers/config-schema";
 import type { ClientConfig, ClientEntry } from "./client-formats";
+import { isKnownOAuthHost } from "./oauth-hosts";
 import {
   findCredentialArgs,
   looksLikeSecretName,
+  readPlaceholder,
   SecretCollector,
   type SecretReference,
   type SecretWrite,
@@ -78,6 +80,10 @@ function planEntry(entry: ClientEntry): PlannedEntry {
         }
       : { name, transport: entry.transport, url: entry.url, ...convertHeaders(entry.headers, secrets) };
   if (entry.transport === "stdio") plan.warnings.push(...findCredentialArgs(entry.args));
+  else if (plan.config.auth && (plan.config.auth as { type: string }).type === "none") {
+    const oauth = planOAuth(entry, secrets);
+    if (oauth) plan.config.auth = oauth;
+  }
   plan.secretWrites = secrets.writes;
   plan.secretReferences = secrets.references;
   plan.warnings.push(...secrets.warnings);
@@ -114,6 +120,43 @@ function convertHeaders(headers: Record<string, string>, secrets: SecretCollecto
     } else others.push([header, value]);
   }
   return { headers: convertAll(Object.fromEntries(others), "headers", secrets), auth };
+}
+
+/** What an imported server that signs in with OAuth needs after the import, said once per entry. */
+export const NEEDS_AUTHORIZATION =
+  "Needs authorization: it signs in with OAuth. After importing, click Connect on its page.";
+
+/**
+ * OAuth when the entry says so, or when it points at a hosted server known to want it and carries
+ * no credential header of its own (Authorization, or an API key such a server also takes). The client's tokens are not in the file and not wanted:
+ * Switchboard signs in itself, once an admin clicks Connect.
+ */
+function planOAuth(entry: ClientEntry, secrets: SecretCollector): Record<string, unknown> | null {
+  const hasCredential = Object.keys(entry.headers).some(looksLikeSecretName);
+  if (hasCredential || (!entry.oauth && !isKnownOAuthHost(entry.url ?? ""))) return null;
+  const stated = entry.oauth;
+  let clientSecret: ConfigValue | null = null;
+  if (stated?.clientSecret) {
+    // Only a stored secret will do (the schema takes no literal and no environment variable).
+    if (readPlaceholder(stated.clientSecret).kind === "env") {
+      secrets.warnings.push(
+        "The OAuth client secret came from the client's environment and is not imported: store it as a secret and name it on the server's Edit page.",
+      );
+    } else {
+      clientSecret = secrets.convert(stated.clientSecret, {
+        field: "auth.clientSecret",
+        variable: "OAUTH_CLIENT_SECRET",
+        isSecret: true,
+      });
+    }
+  }
+  secrets.warnings.push(NEEDS_AUTHORIZATION);
+  return {
+    type: "oauth",
+    ...(stated?.clientId ? { clientId: stated.clientId } : {}),
+    ...(clientSecret ? { clientSecret } : {}),
+    ...(stated?.scopes.length ? { scopes: stated.scopes } : {}),
+  };
 }
 
 function fail(plan: PlannedEntry, problem: string): PlannedEntry {

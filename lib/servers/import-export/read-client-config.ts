@@ -97,6 +97,8 @@ function readEntry(source: string, raw: unknown): ClientEntry {
   entry.env = readStringMap(raw.env, "env", entry);
   entry.headers = readStringMap(raw.headers, "headers", entry);
   entry.disabled = raw.disabled === true;
+  const oauth = readOAuth(raw, entry);
+  if (oauth) entry.oauth = oauth;
   if (raw.envFile !== undefined) {
     entry.warnings.push("envFile is not imported: add its variables to env (secrets move automatically).");
   }
@@ -123,6 +125,37 @@ function readTransport(type: unknown, entry: ClientEntry): Transport | null {
   if (entry.url) return /\/sse\/?(?:[?#].*)?$/.test(entry.url) ? "sse" : "streamable-http";
   entry.problems.push("The entry has neither a command (stdio) nor a url (HTTP).");
   return null;
+}
+
+/**
+ * Claude Code writes `"oauth": {"clientId": …, "scopes": "a b"}` (its client secret stays in the
+ * system keychain); Cursor writes `"auth": {"CLIENT_ID": …, "CLIENT_SECRET": …, "scopes": [...]}`.
+ */
+function readOAuth(raw: Record<string, unknown>, entry: ClientEntry): ClientEntry["oauth"] {
+  const source = isRecord(raw.oauth) ? raw.oauth : isRecord(raw.auth) ? raw.auth : undefined;
+  if (!source) return undefined;
+  const key = isRecord(raw.oauth) ? "oauth" : "auth";
+  const text = (name: string) => {
+    const value = source[name];
+    if (value === undefined || value === null) return null;
+    if (typeof value !== "string") {
+      entry.warnings.push(`${key}.${name} is not a string and is not imported.`);
+      return null;
+    }
+    return value.trim() === "" ? null : value;
+  };
+  const rawScopes = source.scopes;
+  const scopes =
+    typeof rawScopes === "string"
+      ? rawScopes.split(/\s+/)
+      : Array.isArray(rawScopes)
+        ? rawScopes.filter((scope): scope is string => typeof scope === "string")
+        : [];
+  return {
+    clientId: text("clientId") ?? text("CLIENT_ID"),
+    clientSecret: text("clientSecret") ?? text("CLIENT_SECRET"),
+    scopes: scopes.filter((scope) => scope !== ""),
+  };
 }
 
 function readInputs(raw: unknown): ClientInput[] {
