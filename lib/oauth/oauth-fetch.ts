@@ -1,5 +1,4 @@
 import "server-only";
-import { OAuthError } from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Queryable } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
@@ -9,6 +8,7 @@ import { displayUrl } from "@/lib/upstream/connection-config";
 import { createPinnedFetch } from "@/lib/upstream/transport/pinned-fetch";
 import { scrubSecrets } from "@/lib/upstream/transport/stderr";
 import { describeNetworkError } from "@/lib/upstream/transports";
+import { asGlobalResponse } from "@/lib/upstream/upstream-auth";
 import type { OAuthProblem, OAuthStep } from "./types";
 
 /**
@@ -25,6 +25,8 @@ export type TracedFetch = {
   close: () => Promise<void>;
 };
 
+const OAUTH_REQUEST_TIMEOUT_MS = 15_000;
+
 export async function oauthFetch(db: Queryable, tenantId: string, now: () => Date): Promise<TracedFetch> {
   const policies = await loadServerPolicies(db, { tenantId });
   const pinned = createPinnedFetch(resolverWithinPolicy(policies));
@@ -38,11 +40,18 @@ export async function oauthFetch(db: Queryable, tenantId: string, now: () => Dat
       { ownerLaunch: false },
     );
     if (decision.kind === "deny") throw policyRefusalError(decision);
+    // The SDK sets no time limit; a refresh holds the server's row (and PGlite) while it waits.
+    const timeout = AbortSignal.timeout(OAUTH_REQUEST_TIMEOUT_MS);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
     try {
-      const response = await pinned.fetch(url, init);
+      const response = asGlobalResponse(await pinned.fetch(url, { ...init, signal }));
       last.status = response.status;
       return response;
     } catch (error) {
+      if (timeout.aborted)
+        throw new Error(
+          `no answer from ${displayUrl(String(url))} within ${OAUTH_REQUEST_TIMEOUT_MS / 1000} s`,
+        );
       throw new Error(describeNetworkError(error, String(url)), { cause: error });
     }
   };
@@ -105,8 +114,9 @@ function stepOfError(error: unknown): OAuthStep | undefined {
 /** The error's own words, cut short: an OAuth error's code and description, or the SDK's sentence. */
 function reasonOf(error: unknown): string {
   if (isAppError(error)) return error.message;
-  if (error instanceof OAuthError) {
-    const text = error.message ? `${error.errorCode}: ${error.message}` : error.errorCode;
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  if (error instanceof Error && typeof code === "string") {
+    const text = error.message ? `${code}: ${error.message}` : code;
     return text.slice(0, 300);
   }
   const message = error instanceof Error ? error.message : String(error);

@@ -48,10 +48,13 @@ function fromRow(server: OAuthServerRef, row: ServerOAuth | undefined): LoadedOA
   };
 }
 
-async function upsert(db: Queryable, server: OAuthServerRef, set: Partial<typeof serverOAuth.$inferInsert>) {
+type OAuthFields = Partial<typeof serverOAuth.$inferInsert>;
+
+/** `onInsert` overrides what a first row gets where `set` refers to the row's old values. */
+async function upsert(db: Queryable, server: OAuthServerRef, set: OAuthFields, onInsert: OAuthFields = {}) {
   await db
     .insert(serverOAuth)
-    .values({ serverId: server.id, tenantId: server.tenantId, ...set })
+    .values({ serverId: server.id, tenantId: server.tenantId, ...set, ...onInsert })
     .onConflictDoUpdate({ target: serverOAuth.serverId, set: { ...set, updatedAt: sql`now()` } });
 }
 
@@ -90,16 +93,21 @@ export async function saveTokens(
 ): Promise<void> {
   const expiresAt =
     typeof tokens.expires_in === "number" ? new Date(options.now.getTime() + tokens.expires_in * 1000) : null;
-  await upsert(db, server, {
-    status: "connected",
-    tokens: sealValue(JSON.stringify(tokens), purpose(server, "tokens")),
-    tokenVersion: sql`${serverOAuth.tokenVersion} + 1` as unknown as number,
-    accessTokenExpiresAt: expiresAt,
-    ...(tokens.scope !== undefined ? { scope: tokens.scope } : {}),
-    neededScope: null,
-    problem: null,
-    ...(options.connectedBy ? { connectedBy: options.connectedBy, connectedAt: options.now } : {}),
-  });
+  await upsert(
+    db,
+    server,
+    {
+      status: "connected",
+      tokens: sealValue(JSON.stringify(tokens), purpose(server, "tokens")),
+      tokenVersion: sql`${serverOAuth.tokenVersion} + 1` as unknown as number,
+      accessTokenExpiresAt: expiresAt,
+      ...(tokens.scope !== undefined ? { scope: tokens.scope } : {}),
+      neededScope: null,
+      problem: null,
+      ...(options.connectedBy ? { connectedBy: options.connectedBy, connectedAt: options.now } : {}),
+    },
+    { tokenVersion: 1 },
+  );
 }
 
 /**

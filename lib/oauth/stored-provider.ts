@@ -5,11 +5,6 @@ import {
   type OAuthDiscoveryState,
   refreshAuthorization,
 } from "@modelcontextprotocol/sdk/client/auth.js";
-import {
-  OAuthError,
-  ServerError,
-  TemporarilyUnavailableError,
-} from "@modelcontextprotocol/sdk/server/auth/errors.js";
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
@@ -65,7 +60,7 @@ export type ProviderOptions = {
   lockAcrossProcesses: boolean;
 };
 
-/** Renew this long before the access token expires. */
+/** Renew this long before the access token expires — or a third of its life, for short-lived ones. */
 const REFRESH_MARGIN_MS = 60_000;
 
 export const callbackUrl = (publicUrl: string) => `${publicUrl}/oauth/callback`;
@@ -284,7 +279,9 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
 
   private expiresSoon(loaded: LoadedOAuth): boolean {
     const at = loaded.row?.accessTokenExpiresAt;
-    return !!loaded.tokens && !!at && at.getTime() - this.options.now().getTime() < REFRESH_MARGIN_MS;
+    if (!loaded.tokens || !at) return false;
+    const lifetimeMs = (loaded.tokens.expires_in ?? Number.POSITIVE_INFINITY) * 1000;
+    return at.getTime() - this.options.now().getTime() < Math.min(REFRESH_MARGIN_MS, lifetimeMs / 3);
   }
 
   /** One refresh at a time in this process; across processes, the row is locked (PostgreSQL). */
@@ -343,12 +340,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
       this.loaded = await load(db, this.server);
     } catch (error) {
       const problem = traced.describe(error, "refresh", [refreshToken, tokens.access_token]);
-      // The authorization server said no (invalid_grant: revoked or expired): a person must
-      // authorize again. A server error or an outage leaves the tokens for the next try.
-      const refused =
-        error instanceof OAuthError &&
-        !(error instanceof ServerError) &&
-        !(error instanceof TemporarilyUnavailableError);
+      const refused = isRefusal(error);
       if (refused) await this.giveUp(db, fresh, problem);
       else {
         await recordProblem(db, this.server, problem);
@@ -364,4 +356,14 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
     this.loaded = await loadOAuth(db, this.server);
     this.onProblem(problem, true);
   }
+}
+
+/**
+ * The authorization server said no (invalid_grant: revoked or expired; invalid_client…): a person
+ * must authorize again. A server error or an outage leaves the tokens for the next try. By the
+ * OAuth error code, not the class: the SDK's module may be loaded twice (ESM and CommonJS).
+ */
+function isRefusal(error: unknown): boolean {
+  const code = (error as { errorCode?: unknown } | null)?.errorCode;
+  return typeof code === "string" && code !== "server_error" && code !== "temporarily_unavailable";
 }

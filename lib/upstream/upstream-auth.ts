@@ -50,7 +50,7 @@ export const isAuthorizationRequired = (error: unknown): error is AuthorizationR
  */
 export function authenticatedFetch(inner: FetchLike, auth: UpstreamAuth): FetchLike {
   return async (url, init) => {
-    const response = await inner(url, init);
+    const response = asGlobalResponse(await inner(url, init));
     const sent = bearerOf(init?.headers);
     if (!sent) return response;
     if (response.status === 401) {
@@ -59,7 +59,7 @@ export function authenticatedFetch(inner: FetchLike, auth: UpstreamAuth): FetchL
       await response.body?.cancel().catch(() => {});
       const headers = new Headers(init?.headers);
       headers.set("Authorization", `Bearer ${renewed}`);
-      return inner(url, { ...init, headers });
+      return asGlobalResponse(await inner(url, { ...init, headers }));
     }
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
@@ -73,4 +73,19 @@ export function authenticatedFetch(inner: FetchLike, auth: UpstreamAuth): FetchL
 function bearerOf(headers: HeadersInit | undefined): string | undefined {
   const value = headers ? new Headers(headers).get("authorization") : null;
   return value?.toLowerCase().startsWith("bearer ") ? value.slice(7) : undefined;
+}
+
+/**
+ * The pinned fetch answers with the `undici` package's Response, which is not the global one: the
+ * SDK's OAuth error parsing asks `instanceof Response` and, failing, reports "[object Response]"
+ * instead of the server's error. OAuth requests get a global Response around the same body.
+ */
+export function asGlobalResponse(response: Response): Response {
+  if (response instanceof Response) return response;
+  const foreign = response as Pick<Response, "body" | "status" | "statusText" | "headers">;
+  return new Response(foreign.body, {
+    status: foreign.status,
+    statusText: foreign.statusText,
+    headers: foreign.headers,
+  });
 }

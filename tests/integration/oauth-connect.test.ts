@@ -1,0 +1,243 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as connectRoute } from "@/app/api/v1/servers/[name]/oauth/connect/route";
+import { DELETE as disconnectRoute, GET as oauthRoute } from "@/app/api/v1/servers/[name]/oauth/route";
+import { GET as callbackRoute } from "@/app/oauth/callback/route";
+import { events, oauthAuthorizations, serverOAuth, serverStatus } from "@/db/schema";
+import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
+import type { DatabaseDriver } from "@/lib/db/client";
+import type { ProcessDatabase } from "@/lib/runtime/process-db";
+import { ServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
+import { getServerRowOrThrow, registerServer } from "@/lib/servers/registry";
+import { createTestApiKey, openProcessTestDatabase } from "../fixtures/databases";
+import { eventually } from "../fixtures/eventually";
+import {
+  authorizeHeadless,
+  type OAuthProtectedServer,
+  startOAuthProtectedServer,
+} from "../fixtures/mcp-servers/oauth-protected-server";
+import { startStatusServer } from "../fixtures/mcp-servers/pool-http-status";
+
+/*
+ * #17: Switchboard as the OAuth client of a real authorization server (oidc-provider) in front of
+ * an MCP server that checks bearer tokens with the SDK's middleware. The authorization server's
+ * own login and consent pages are walked over HTTP (the e2e test clicks them in Chromium).
+ */
+
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+
+const named = (name: string) => ({ params: Promise.resolve({ name }) }) as never;
+
+describe.each(["pglite", "postgres"] as DatabaseDriver[])("OAuth servers (%s)", (driver) => {
+  let handle: ProcessDatabase;
+  let runtime: ServerRuntime;
+  let upstream: OAuthProtectedServer;
+  let auth: Record<string, string>;
+  const tenantId = () => handle.defaultTenant.id;
+
+  const serverId = async (name: string) =>
+    (await getServerRowOrThrow(handle.db, { tenantId: tenantId(), name })).id;
+  const stateOf = async (name: string) => {
+    const [status] = await handle.db
+      .select()
+      .from(serverStatus)
+      .where(eq(serverStatus.serverId, await serverId(name)));
+    return status?.state;
+  };
+  const untilState = (name: string, state: string) =>
+    eventually(async () => ((await stateOf(name)) === state ? true : undefined), `${name} → ${state}`);
+  const request = (path: string, init: RequestInit = {}) =>
+    new Request(`http://127.0.0.1:3000${path}`, { ...init, headers: { ...auth, ...(init.headers ?? {}) } });
+  const whoami = async (name: string) => {
+    const result = await runtime.pool.callTool(await serverId(name), "whoami", {});
+    return (result.content as Array<{ text: string }>)[0]?.text;
+  };
+  /** Connect as an admin would: the URL, the authorization server's pages, the callback. */
+  const connect = async (name: string, body?: unknown) => {
+    const started = await connectRoute(
+      request(`/api/v1/servers/${name}/oauth/connect`, {
+        method: "POST",
+        ...(body ? { body: JSON.stringify(body), headers: { "content-type": "application/json" } } : {}),
+      }),
+      named(name),
+    );
+    expect(started.status, await started.clone().text()).toBe(200);
+    const { authorizationUrl } = (await started.json()) as { authorizationUrl: string };
+    const back = await authorizeHeadless(authorizationUrl);
+    expect(`${back.origin}${back.pathname}`).toBe("http://127.0.0.1:3000/oauth/callback");
+    return { authorizationUrl: new URL(authorizationUrl), back };
+  };
+  const callback = (back: URL) => callbackRoute(new Request(back.href));
+
+  beforeAll(async () => {
+    upstream = await startOAuthProtectedServer({ accessTokenTtlSeconds: 4 });
+    handle = await openProcessTestDatabase(driver);
+    if (driver === "postgres") vi.stubEnv("DATABASE_URL", "postgres://lock-across-processes/only");
+    auth = { authorization: `Bearer ${await createTestApiKey(handle, ["admin"])}` };
+    runtime = new ServerRuntime(handle.db, { supervision: { initialDelayMs: 200, maxDelayMs: 1000 } });
+    await runtime.start();
+    setServerRuntime(runtime);
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: tenantId(),
+      input: {
+        name: "linear-like",
+        transport: "streamable-http",
+        url: upstream.mcpUrl,
+        auth: { type: "oauth" },
+      },
+    });
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+    setServerRuntime(undefined);
+    await handle?.close();
+    await upstream?.close();
+    vi.unstubAllEnvs();
+    vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+  });
+
+  it("waits for authorization instead of crash-looping, and calls fail fast saying so", async () => {
+    await untilState("linear-like", "needs-authorization");
+    const started = Date.now();
+    await expect(whoami("linear-like")).rejects.toThrow(/needs authorization.*Connect/);
+    expect(Date.now() - started).toBeLessThan(1000);
+    // No retries: the MCP server saw no request for the pool's sake (it had no token to send).
+    expect(upstream.counts().mcpRequests).toBe(0);
+  });
+
+  it("connects with discovery, dynamic registration, PKCE and the resource indicator; the tokens stay sealed", async () => {
+    const { authorizationUrl, back } = await connect("linear-like");
+    expect(authorizationUrl.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorizationUrl.searchParams.get("resource")).toBe(upstream.mcpUrl);
+    const answer = await callback(back);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe("http://127.0.0.1:3000/servers/linear-like?oauth=connected");
+    await untilState("linear-like", "ready");
+    expect(await whoami("linear-like")).toContain("alice");
+
+    const status = await oauthRoute(request("/api/v1/servers/linear-like/oauth"), named("linear-like"));
+    const { oauth } = (await status.json()) as { oauth: Record<string, unknown> };
+    expect(oauth).toMatchObject({ status: "connected", registration: "dynamic", problem: null });
+    expect(upstream.counts().registrations).toBe(1);
+    // What is stored is ciphertext; no route, event or status shows a token.
+    const [stored] = await handle.db.select().from(serverOAuth);
+    expect(stored?.tokens).not.toMatch(/access_token/);
+    const everything = JSON.stringify([oauth, await handle.db.select().from(events)]);
+    expect(everything).not.toContain(back.searchParams.get("code") ?? "no code");
+  });
+
+  it("the same state never works twice, nor a made-up one", async () => {
+    const { back } = await connect("linear-like");
+    expect((await callback(back)).status).toBe(303);
+    const again = await callback(back);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("already used");
+    const forged = new URL(back);
+    forged.searchParams.set("state", "made-up");
+    expect((await callback(forged)).status).toBe(400);
+    await untilState("linear-like", "ready");
+  });
+
+  it("a state started by another person, or expired, changes nothing", async () => {
+    const { back } = await connect("linear-like");
+    const stateHash = (await handle.db.select().from(oauthAuthorizations)).find(
+      (row) => !row.usedAt,
+    )?.stateHash;
+    expect(stateHash).toBeDefined();
+    await handle.db
+      .update(oauthAuthorizations)
+      .set({ userId: "someone-else" })
+      .where(eq(oauthAuthorizations.stateHash, stateHash ?? ""));
+    const other = await callback(back);
+    expect(other.status).toBe(400);
+    expect(await other.text()).toContain("started by someone else");
+    await handle.db
+      .update(oauthAuthorizations)
+      .set({ userId: null, expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oauthAuthorizations.stateHash, stateHash ?? ""));
+    const late = await callback(back);
+    expect(await late.text()).toContain("expired");
+    const [row] = await handle.db
+      .select()
+      .from(oauthAuthorizations)
+      .where(eq(oauthAuthorizations.stateHash, stateHash ?? ""));
+    expect(row?.usedAt).toBeNull();
+  });
+
+  it("renews the short-lived access token before it expires, without a person", async () => {
+    const refreshes = upstream.counts().refreshToken;
+    // Three token lifetimes of calls: each succeeds on a token renewed in time.
+    for (let i = 0; i < 6; i++) {
+      expect(await whoami("linear-like")).toContain("alice");
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+    expect(upstream.counts().refreshToken).toBeGreaterThan(refreshes);
+    expect(await stateOf("linear-like")).toBe("ready");
+  });
+
+  it("a grant revoked at the server puts it in needs-authorization with an event; Connect recovers it", async () => {
+    await upstream.revokeAll();
+    await expect(whoami("linear-like")).rejects.toThrow();
+    await untilState("linear-like", "needs-authorization");
+    const needed = await handle.db
+      .select()
+      .from(events)
+      .where(eq(events.type, "server.authorization_needed"));
+    expect(needed.length).toBeGreaterThan(0);
+    const status = await oauthRoute(request("/api/v1/servers/linear-like/oauth"), named("linear-like"));
+    const { oauth } = (await status.json()) as {
+      oauth: { status: string; problem: { step: string } | null };
+    };
+    expect(oauth.status).toBe("needs_authorization");
+    expect(oauth.problem?.step).toBe("refresh");
+
+    const { back } = await connect("linear-like");
+    expect((await callback(back)).status).toBe(303);
+    await untilState("linear-like", "ready");
+    expect(await whoami("linear-like")).toContain("alice");
+  });
+
+  it("Disconnect revokes at the server (RFC 7009) and deletes the tokens", async () => {
+    const revocations = upstream.counts().revocations;
+    const answer = await disconnectRoute(
+      request("/api/v1/servers/linear-like/oauth", { method: "DELETE" }),
+      named("linear-like"),
+    );
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { revoked: boolean; oauth: { status: string } };
+    expect(body).toMatchObject({ revoked: true, oauth: { status: "not_connected" } });
+    expect(upstream.counts().revocations).toBeGreaterThan(revocations);
+    await untilState("linear-like", "needs-authorization");
+    const [stored] = await handle.db.select().from(serverOAuth);
+    expect(stored?.tokens).toBeNull();
+  });
+
+  it("a server whose metadata is missing gets a diagnostic naming the step and status", async () => {
+    const bare = await startStatusServer(401);
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: tenantId(),
+      input: {
+        name: "no-metadata",
+        transport: "streamable-http",
+        url: `${bare.url}/mcp`,
+        auth: { type: "oauth" },
+      },
+    });
+    const started = await connectRoute(
+      request("/api/v1/servers/no-metadata/oauth/connect", { method: "POST" }),
+      named("no-metadata"),
+    );
+    expect(started.status).toBe(502);
+    const { error } = (await started.json()) as { error: { message: string } };
+    // No metadata anywhere: the SDK falls back to the server's origin and its default endpoints
+    // (as the 2025-03-26 spec had it), so the first request to fail is the registration.
+    expect(error.message).toMatch(
+      /\(registration\) failed \(http:\/\/127\.0\.0\.1:\d+\/register, HTTP 401\)/,
+    );
+    expect(error.message).not.toContain("[object Response]");
+    await bare.close();
+  });
+});
