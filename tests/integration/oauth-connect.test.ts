@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as connectRoute } from "@/app/api/v1/servers/[name]/oauth/connect/route";
@@ -239,5 +241,130 @@ describe.each(["pglite", "postgres"] as DatabaseDriver[])("OAuth servers (%s)", 
     );
     expect(error.message).not.toContain("[object Response]");
     await bare.close();
+  });
+});
+
+/** An authorization server that answers what a test says: for metadata and token endpoints gone wrong. */
+async function startScriptedAuthServer(
+  answer: (path: string, base: string) => { status?: number; json?: unknown; text?: string } | undefined,
+) {
+  const server = createServer((req, res) => {
+    req.resume();
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const reply = answer(new URL(req.url ?? "/", base).pathname, base);
+    if (!reply) return res.writeHead(404).end("not here");
+    if (reply.json !== undefined)
+      return res
+        .writeHead(reply.status ?? 200, { "content-type": "application/json" })
+        .end(JSON.stringify(reply.json));
+    res.writeHead(reply.status ?? 200, { "content-type": "text/html" }).end(reply.text ?? "");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { base, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe("OAuth servers gone wrong", () => {
+  let handle: ProcessDatabase;
+  let auth: Record<string, string>;
+  const servers: Array<{ close: () => Promise<void> }> = [];
+
+  /** Protected resource metadata at `base`, naming `authorizationServer`; AS metadata from `metadata`. */
+  const scripted = (options: {
+    authorizationServer?: string;
+    metadata?: (base: string) => unknown;
+    token?: string;
+  }) =>
+    startScriptedAuthServer((path, base) => {
+      if (path === "/.well-known/oauth-protected-resource/mcp")
+        return {
+          json: { resource: `${base}/mcp`, authorization_servers: [options.authorizationServer ?? base] },
+        };
+      if (path === "/.well-known/oauth-authorization-server" && options.metadata)
+        return { json: options.metadata(base) };
+      if (path === "/register")
+        return { status: 201, json: { client_id: "scripted-client", redirect_uris: [] } };
+      if (path === "/token") return { text: options.token ?? "<html>not a token</html>" };
+      return undefined;
+    }).then((server) => {
+      servers.push(server);
+      return server;
+    });
+  const goodMetadata = (base: string) => ({
+    issuer: base,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    response_types_supported: ["code"],
+    code_challenge_methods_supported: ["S256"],
+  });
+  const register = async (name: string, url: string) => {
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: handle.defaultTenant.id,
+      input: { name, transport: "streamable-http", url, auth: { type: "oauth" } },
+    });
+  };
+  const connect = (name: string) =>
+    connectRoute(
+      new Request(`http://127.0.0.1:3000/api/v1/servers/${name}/oauth/connect`, {
+        method: "POST",
+        headers: auth,
+      }),
+      named(name),
+    );
+  const messageOf = async (response: Response) =>
+    ((await response.json()) as { error: { message: string } }).error.message;
+
+  beforeAll(async () => {
+    handle = await openProcessTestDatabase("pglite");
+    auth = { authorization: `Bearer ${await createTestApiKey(handle, ["admin"])}` };
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.close()));
+    await handle?.close();
+  });
+
+  it("an authorization server on a refused address is never asked: the egress policy names the rule", async () => {
+    const server = await scripted({ authorizationServer: "http://169.254.169.254" });
+    await register("refused-as", `${server.base}/mcp`);
+    const answer = await connect("refused-as");
+    expect(answer.status).toBe(502);
+    expect(await messageOf(answer)).toMatch(/\(metadata\) failed .*http\.metadata/);
+  });
+
+  it("an authorization server without PKCE S256 is refused at the metadata step", async () => {
+    const server = await scripted({
+      metadata: (base) => ({ ...goodMetadata(base), code_challenge_methods_supported: ["plain"] }),
+    });
+    await register("no-pkce", `${server.base}/mcp`);
+    const answer = await connect("no-pkce");
+    expect(answer.status).toBe(502);
+    expect(await messageOf(answer)).toMatch(/\(metadata\) failed.*S256/);
+  });
+
+  it("a token endpoint answering garbage fails the token step, with its status and without the code", async () => {
+    const server = await scripted({ metadata: goodMetadata });
+    await register("garbage-token", `${server.base}/mcp`);
+    const answer = await connect("garbage-token");
+    expect(answer.status, await answer.clone().text()).toBe(200);
+    const { authorizationUrl } = (await answer.json()) as { authorizationUrl: string };
+    const state = new URL(authorizationUrl).searchParams.get("state") ?? "";
+    const code = "a-code-that-must-not-show-up";
+    const back = await callbackRoute(
+      new Request(`http://127.0.0.1:3000/oauth/callback?state=${encodeURIComponent(state)}&code=${code}`),
+    );
+    expect(back.headers.get("location")).toBe(
+      "http://127.0.0.1:3000/servers/garbage-token?oauth=failed&step=token",
+    );
+    const status = await oauthRoute(
+      new Request("http://127.0.0.1:3000/api/v1/servers/garbage-token/oauth", { headers: auth }),
+      named("garbage-token"),
+    );
+    const { oauth } = (await status.json()) as {
+      oauth: { problem: { step: string; status: number; message: string } };
+    };
+    expect(oauth.problem).toMatchObject({ step: "token", status: 200 });
+    expect(oauth.problem.message).not.toContain(code);
   });
 });
