@@ -11,7 +11,7 @@ import { recordEvent } from "@/lib/events/record-event";
 import { openValue, readSecretValue, sealValue } from "@/lib/secrets/secrets";
 import { createValueResolver } from "@/lib/upstream/connection-config";
 import { oauthFetch } from "./oauth-fetch";
-import { forgetTokens, loadOAuth, recordProblem, statusOf } from "./oauth-store";
+import { clearClientInformation, forgetTokens, loadOAuth, recordProblem, statusOf } from "./oauth-store";
 import { AuthorizingProvider, type OAuthServer, type ProviderOptions } from "./stored-provider";
 import type { OAuthProblem, OAuthStatus } from "./types";
 
@@ -68,14 +68,17 @@ export async function startAuthorization(
   const options = providerOptions(db);
   const state = randomBytes(32).toString("base64url");
   const provider = new AuthorizingProvider(db, server, options, { state, connectedBy: params.starter.name });
-  const { row: stored } = await loadOAuth(db, server);
+  const { row: stored, clientInformation } = await loadOAuth(db, server);
+  const scope = params.scope ?? scopeToAsk(server, stored?.scope ?? null, stored?.neededScope ?? null);
+  // A client registered for fewer scopes is held to them by most servers: register again.
+  const registered = (clientInformation as { scope?: unknown } | undefined)?.scope;
+  if (!server.auth.clientId && typeof registered === "string" && scope) {
+    const has = new Set(registered.split(" "));
+    if (scope.split(" ").some((wanted) => !has.has(wanted))) await clearClientInformation(db, server);
+  }
   const traced = await oauthFetch(db, server.tenantId, options.now);
   try {
-    const result = await auth(provider, {
-      serverUrl: server.url,
-      scope: params.scope ?? scopeToAsk(server, stored?.scope ?? null, stored?.neededScope ?? null),
-      fetchFn: traced.fetch,
-    });
+    const result = await auth(provider, { serverUrl: server.url, scope, fetchFn: traced.fetch });
     if (result !== "REDIRECT" || !provider.authorizationUrl)
       throw new AppError("upstream_error", "The authorization server issued tokens without asking anyone.");
     const stateHash = hashState(state);

@@ -35,7 +35,7 @@ import type {
 } from "./pool-events";
 import { RetrySchedule, type SupervisionPolicy } from "./supervisor";
 import { createTransport, type OpenedTransport, type TransportPermit } from "./transports";
-import { isAuthorizationRequired, type UpstreamAuth } from "./upstream-auth";
+import { isAuthorizationRequired, isScopeRequired, type UpstreamAuth } from "./upstream-auth";
 
 /**
  * One registered server's connection and its supervision: connect (single flight), notice the
@@ -177,8 +177,9 @@ export class ServerConnection {
       const context = this.record.failureContext(this.cfg, live?.opened);
       const failure = describeRequestFailure(context, error, `tools/call "${name}"`, timeoutMs);
       if (live && isAuthorizationRequired(error)) this.authorizationLost(live, failure);
-      // A broken channel (an HTTP session gone, a network error) will not heal by itself.
-      else if (live && isTransportFailure(error)) this.connectionLost(live, failure);
+      // A broken channel (an HTTP session gone, a network error) will not heal by itself; a scope
+      // this call needs is the call's problem, not the connection's.
+      else if (live && isTransportFailure(error) && !isScopeRequired(error)) this.connectionLost(live, failure);
       throw failure;
     } finally {
       leave();
@@ -353,7 +354,8 @@ export class ServerConnection {
       const failure = describeConnectFailure(context, error);
       if (!abandoned()) {
         this.record.recordExit(opened);
-        if (isAuthorizationRequired(error)) this.waitForAuthorization(failure);
+        // Even the handshake needs a token or a scope it lacks: only an admin's Connect helps.
+        if (isAuthorizationRequired(error) || isScopeRequired(error)) this.waitForAuthorization(failure);
         else this.fail(failure);
       } else if (this.connecting && !this.stopped) {
         return this.connecting; // superseded by a reconnect: its callers get the new attempt

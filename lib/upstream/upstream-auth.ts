@@ -34,14 +34,30 @@ export class AuthorizationRequiredError extends AppError {
   }
 }
 
+/** The server wants a scope the token lacks: an admin can grant it (Connect asks for it). */
+export class ScopeRequiredError extends AppError {
+  constructor(readonly scope: string | undefined) {
+    super(
+      "upstream_error",
+      `The server needs ${scope ? `the scope "${scope}"` : "more access"} for this, which Switchboard's authorization lacks. An admin can grant it: Connect again on the server's page.`,
+    );
+    this.name = "ScopeRequiredError";
+  }
+}
+
+export const isScopeRequired = (error: unknown): boolean => hasErrorNamed(error, "ScopeRequiredError");
+
 /** By name, across module copies (Next.js bundles this module once per entry). */
-export const isAuthorizationRequired = (error: unknown): error is AuthorizationRequiredError => {
+export const isAuthorizationRequired = (error: unknown): boolean =>
+  hasErrorNamed(error, "AuthorizationRequiredError");
+
+function hasErrorNamed(error: unknown, name: string): boolean {
   for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
-    if (current.name === "AuthorizationRequiredError") return true;
+    if (current.name === name) return true;
     current = current.cause;
   }
   return false;
-};
+}
 
 /**
  * The connection's fetch for an OAuth server: a 401 to the token we sent is renewed once and the
@@ -63,8 +79,12 @@ export function authenticatedFetch(inner: FetchLike, auth: UpstreamAuth): FetchL
     }
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
-      if (error === "insufficient_scope")
+      if (error === "insufficient_scope") {
+        // Not handed to the SDK, whose answer is a browser flow: the tokens still serve the rest.
+        await response.body?.cancel().catch(() => {});
         await auth.needScope(scope, "the server answered 403 insufficient_scope.");
+        throw new ScopeRequiredError(scope);
+      }
     }
     return response;
   };

@@ -368,3 +368,84 @@ describe("OAuth servers gone wrong", () => {
     expect(oauth.problem.message).not.toContain(code);
   });
 });
+
+describe("a server that needs a scope the token lacks", () => {
+  let handle: ProcessDatabase;
+  let runtime: ServerRuntime;
+  let upstream: OAuthProtectedServer;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    upstream = await startOAuthProtectedServer({
+      scopes: ["mcp:tools", "mcp:admin"],
+      requiredScopes: ["mcp:admin"],
+    });
+    handle = await openProcessTestDatabase("pglite");
+    auth = { authorization: `Bearer ${await createTestApiKey(handle, ["admin"])}` };
+    runtime = new ServerRuntime(handle.db, { supervision: { initialDelayMs: 200, maxDelayMs: 1000 } });
+    await runtime.start();
+    setServerRuntime(runtime);
+    // The admin asked for less than the server needs.
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: handle.defaultTenant.id,
+      input: {
+        name: "scoped",
+        transport: "streamable-http",
+        url: upstream.mcpUrl,
+        auth: { type: "oauth", scopes: ["mcp:tools"] },
+      },
+    });
+  });
+  afterAll(async () => {
+    await runtime?.stop();
+    setServerRuntime(undefined);
+    await handle?.close();
+    await upstream?.close();
+  });
+
+  const connect = async () => {
+    const started = await connectRoute(
+      new Request("http://127.0.0.1:3000/api/v1/servers/scoped/oauth/connect", {
+        method: "POST",
+        headers: auth,
+      }),
+      named("scoped"),
+    );
+    const { authorizationUrl } = (await started.json()) as { authorizationUrl: string };
+    const back = await authorizeHeadless(authorizationUrl);
+    expect((await callbackRoute(new Request(back.href))).status).toBe(303);
+    return new URL(authorizationUrl).searchParams.get("scope");
+  };
+  const status = async () => {
+    const answer = await oauthRoute(
+      new Request("http://127.0.0.1:3000/api/v1/servers/scoped/oauth", { headers: auth }),
+      named("scoped"),
+    );
+    return (
+      (await answer.json()) as {
+        oauth: { status: string; neededScope: string | null; problem: { status: number } | null };
+      }
+    ).oauth;
+  };
+  const stateOf = async () => {
+    const row = await getServerRowOrThrow(handle.db, { tenantId: handle.defaultTenant.id, name: "scoped" });
+    return (await handle.db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id)))[0]?.state;
+  };
+
+  it("says which scope is needed (403 insufficient_scope), and Connect asks for it", async () => {
+    expect(await connect()).toBe("mcp:tools");
+    // Connected, but the server refuses the handshake for want of mcp:admin: it waits, without retries.
+    await eventually(
+      async () => ((await status()).neededScope === "mcp:admin" ? true : undefined),
+      "needed scope",
+    );
+    await eventually(async () => ((await stateOf()) === "needs-authorization" ? true : undefined), "waiting");
+    expect((await status()).problem?.status).toBe(403);
+
+    const asked = await connect();
+    expect(asked?.split(" ").sort()).toEqual(["mcp:admin", "mcp:tools"]);
+    await eventually(async () => ((await stateOf()) === "ready" ? true : undefined), "ready with the scope");
+    expect((await status()).neededScope).toBeNull();
+  });
+});
