@@ -179,7 +179,8 @@ export class ServerConnection {
       if (live && isAuthorizationRequired(error)) this.authorizationLost(live, failure);
       // A broken channel (an HTTP session gone, a network error) will not heal by itself; a scope
       // this call needs is the call's problem, not the connection's.
-      else if (live && isTransportFailure(error) && !isScopeRequired(error)) this.connectionLost(live, failure);
+      else if (live && isTransportFailure(error) && !isScopeRequired(error))
+        this.connectionLost(live, failure);
       throw failure;
     } finally {
       leave();
