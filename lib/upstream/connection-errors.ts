@@ -127,8 +127,11 @@ export function describeHttpStatus(f: {
   url: string;
   status: number;
   statusText: string;
+  asksForOAuth?: boolean;
 }): string {
   const head = `${f.method} ${f.url} answered ${f.status}${f.statusText ? ` ${f.statusText}` : ""}`;
+  if (f.asksForOAuth)
+    return `${head}: the server asks for OAuth (its WWW-Authenticate names protected resource metadata). Edit the server, pick OAuth as its authentication, then click Connect.`;
   if (f.status === 401)
     return `${head}: the credentials are missing or were refused (check the server's auth settings).`;
   if (f.status === 403) return `${head}: the credentials are not allowed to use this endpoint.`;

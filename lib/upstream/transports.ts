@@ -12,7 +12,7 @@ import { authenticatedFetch, type UpstreamAuth } from "./upstream-auth";
 
 export type HttpTrace = {
   /** The last HTTP answer that was not 2xx, for an error message that names URL and status. */
-  lastFailure?: { method: string; url: string; status: number; statusText: string };
+  lastFailure?: { method: string; url: string; status: number; statusText: string; asksForOAuth?: boolean };
 };
 
 export type OpenedTransport =
@@ -98,6 +98,10 @@ function tracingFetch(trace: HttpTrace, fetch: FetchLike): FetchLike {
           url: displayUrl(String(url)),
           status: response.status,
           statusText: response.statusText,
+          // MCP authorization: a 401 naming protected resource metadata (RFC 9728) means OAuth.
+          asksForOAuth:
+            response.status === 401 &&
+            /^\s*bearer\b[^]*resource_metadata=/i.test(response.headers.get("www-authenticate") ?? ""),
         };
       }
       return response;

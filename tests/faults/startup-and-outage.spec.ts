@@ -68,7 +68,7 @@ async function approveAcross(
   const answeredMs = Date.now() - approvedAt;
   expect(response.status, await response.clone().text()).toBe(200);
   const { call } = await response.json();
-  expect(call).toMatchObject({ status: "succeeded", approval: { status: "approved" } });
+  expect(call, JSON.stringify(call)).toMatchObject({ status: "succeeded", approval: { status: "approved" } });
   return answeredMs;
 }
 

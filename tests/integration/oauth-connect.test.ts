@@ -27,7 +27,8 @@ import { startStatusServer } from "../fixtures/mcp-servers/pool-http-status";
  * own login and consent pages are walked over HTTP (the e2e test clicks them in Chromium).
  */
 
-vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+const secretKey = randomBytes(32).toString("base64");
+vi.stubEnv("SWITCHBOARD_SECRET_KEY", secretKey);
 
 const named = (name: string) => ({ params: Promise.resolve({ name }) }) as never;
 
@@ -97,7 +98,7 @@ describe.each(["pglite", "postgres"] as DatabaseDriver[])("OAuth servers (%s)", 
     await handle?.close();
     await upstream?.close();
     vi.unstubAllEnvs();
-    vi.stubEnv("SWITCHBOARD_SECRET_KEY", randomBytes(32).toString("base64"));
+    vi.stubEnv("SWITCHBOARD_SECRET_KEY", secretKey);
   });
 
   it("waits for authorization instead of crash-looping, and calls fail fast saying so", async () => {
@@ -343,6 +344,73 @@ describe("OAuth servers gone wrong", () => {
     expect(await messageOf(answer)).toMatch(/\(metadata\) failed.*S256/);
   });
 
+  it("registers through the client ID metadata document when Switchboard's URL is https and the server supports it", async () => {
+    let registrations = 0;
+    const server = await startScriptedAuthServer((path, base) => {
+      if (path === "/.well-known/oauth-protected-resource/mcp")
+        return { json: { resource: `${base}/mcp`, authorization_servers: [base] } };
+      if (path === "/.well-known/oauth-authorization-server")
+        return { json: { ...goodMetadata(base), client_id_metadata_document_supported: true } };
+      if (path === "/register") registrations++;
+      return undefined;
+    });
+    servers.push(server);
+    await register("cimd", `${server.base}/mcp`);
+    vi.stubEnv("SWITCHBOARD_PUBLIC_URL", "https://switchboard.example.com");
+    try {
+      const answer = await connect("cimd");
+      expect(answer.status, await answer.clone().text()).toBe(200);
+      const { authorizationUrl } = (await answer.json()) as { authorizationUrl: string };
+      const url = new URL(authorizationUrl);
+      expect(url.searchParams.get("client_id")).toBe(
+        "https://switchboard.example.com/oauth/client-metadata.json",
+      );
+      expect(url.searchParams.get("redirect_uri")).toBe("https://switchboard.example.com/oauth/callback");
+      expect(registrations).toBe(0);
+      const status = await oauthRoute(
+        new Request("http://127.0.0.1:3000/api/v1/servers/cimd/oauth", { headers: auth }),
+        named("cimd"),
+      );
+      expect(((await status.json()) as { oauth: { registration: string } }).oauth.registration).toBe(
+        "metadata_document",
+      );
+    } finally {
+      vi.unstubAllEnvs();
+      vi.stubEnv("SWITCHBOARD_SECRET_KEY", secretKey);
+    }
+  });
+
+  it("uses the client id an admin entered, and registers nothing", async () => {
+    let registrations = 0;
+    const server = await startScriptedAuthServer((path, base) => {
+      if (path === "/.well-known/oauth-protected-resource/mcp")
+        return { json: { resource: `${base}/mcp`, authorization_servers: [base] } };
+      if (path === "/.well-known/oauth-authorization-server") return { json: goodMetadata(base) };
+      if (path === "/register") registrations++;
+      return undefined;
+    });
+    servers.push(server);
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: handle.defaultTenant.id,
+      input: {
+        name: "manual-client",
+        transport: "streamable-http",
+        url: `${server.base}/mcp`,
+        auth: { type: "oauth", clientId: "entered-by-an-admin" },
+      },
+    });
+    const answer = await connect("manual-client");
+    const { authorizationUrl } = (await answer.json()) as { authorizationUrl: string };
+    expect(new URL(authorizationUrl).searchParams.get("client_id")).toBe("entered-by-an-admin");
+    expect(registrations).toBe(0);
+    const status = await oauthRoute(
+      new Request("http://127.0.0.1:3000/api/v1/servers/manual-client/oauth", { headers: auth }),
+      named("manual-client"),
+    );
+    expect(((await status.json()) as { oauth: { registration: string } }).oauth.registration).toBe("manual");
+  });
+
   it("a token endpoint answering garbage fails the token step, with its status and without the code", async () => {
     const server = await scripted({ metadata: goodMetadata });
     await register("garbage-token", `${server.base}/mcp`);
@@ -432,6 +500,23 @@ describe("a server that needs a scope the token lacks", () => {
     const row = await getServerRowOrThrow(handle.db, { tenantId: handle.defaultTenant.id, name: "scoped" });
     return (await handle.db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id)))[0]?.state;
   };
+
+  it("a server registered without OAuth that asks for it says so in its error", async () => {
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId: handle.defaultTenant.id,
+      input: { name: "unconfigured", transport: "streamable-http", url: upstream.mcpUrl },
+    });
+    const row = await getServerRowOrThrow(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      name: "unconfigured",
+    });
+    const lastError = await eventually(async () => {
+      const [status] = await handle.db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
+      return status?.lastError ?? undefined;
+    }, "the connect error");
+    expect(lastError).toMatch(/answered 401.*asks for OAuth.*pick OAuth/);
+  });
 
   it("says which scope is needed (403 insufficient_scope), and Connect asks for it", async () => {
     expect(await connect()).toBe("mcp:tools");
