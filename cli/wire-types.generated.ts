@@ -137,6 +137,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/servers/{name}/oauth": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * How Switchboard is signed in to an OAuth server
+     * @description Whether it holds tokens the server accepts, who connected it, the last problem: never a token.
+     *
+     *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["getServerOAuth"];
+    put?: never;
+    post?: never;
+    /**
+     * Disconnect: delete Switchboard's tokens for the server
+     * @description The tokens are revoked at the authorization server where it offers RFC 7009 revocation, and deleted here either way. The server's calls fail (`needs-authorization`) until an admin connects it again. Audited, and a server.deauthorized event.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    delete: operations["disconnectServerOAuth"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/servers/{name}/oauth/connect": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Connect: start signing Switchboard in to an OAuth server
+     * @description Discovers the authorization server (RFC 9728, RFC 8414/OpenID Connect), registers Switchboard where no client ID was entered (its client ID metadata document when the public URL is https, else RFC 7591), and answers the authorization URL for the caller's browser. The sign-in and consent happen there; the authorization server redirects to /oauth/callback, which must be reached by the same person (for an API key: the person who created it, if any) within 10 minutes. Then the server is reconnected with the new tokens (a server.authorized event). Without a body it asks for the configured scopes plus any the server said it needs.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    post: operations["connectServerOAuth"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/servers/{name}/tools": {
     parameters: {
       query?: never;
@@ -1188,6 +1238,9 @@ export interface components {
                 /** @constant */
                 type: "oauth";
                 clientId?: string;
+                clientSecret?: {
+                  secret: string;
+                };
                 scopes?: string[];
               };
           /** @constant */
@@ -1272,6 +1325,9 @@ export interface components {
                 /** @constant */
                 type: "oauth";
                 clientId?: string;
+                clientSecret?: {
+                  secret: string;
+                };
                 scopes?: string[];
               };
           /** @constant */
@@ -1414,7 +1470,7 @@ export interface components {
       healthIntervalSeconds: number;
       /** @description Every resources/read of this server through the gateway waits for a person's approval. */
       resourceReadsNeedApproval: boolean;
-      /** @description Connection state; "unknown" until the pool reports one. */
+      /** @description Connection state: `disconnected`, `connecting`, `ready`, `degraded`, `crash-loop`, `needs-authorization`, `disabled`; "unknown" until the pool reports one. `needs-authorization`: an OAuth server without a token it accepts (no retries; calls fail at once) until an admin connects it (POST …/oauth/connect). */
       status: string;
       lastError: string | null;
       /** @description ISO 8601 */
@@ -1467,7 +1523,14 @@ export interface components {
     ServerDiagnostics: {
       server: string;
       /** @enum {string} */
-      state: "disconnected" | "connecting" | "ready" | "degraded" | "crash-loop" | "disabled";
+      state:
+        | "disconnected"
+        | "connecting"
+        | "ready"
+        | "degraded"
+        | "crash-loop"
+        | "needs-authorization"
+        | "disabled";
       /** @description null when this process's pool does not hold it. */
       live: {
         serverId: string;
@@ -1475,7 +1538,14 @@ export interface components {
         /** @enum {string} */
         transport: "stdio" | "streamable-http" | "sse";
         /** @enum {string} */
-        state: "disconnected" | "connecting" | "ready" | "degraded" | "crash-loop" | "disabled";
+        state:
+          | "disconnected"
+          | "connecting"
+          | "ready"
+          | "degraded"
+          | "crash-loop"
+          | "needs-authorization"
+          | "disabled";
         /** @description stdio: secrets shown as [redacted]. */
         commandLine?: string;
         /** @description HTTP: without query or fragment. */
@@ -1579,6 +1649,41 @@ export interface components {
         removed: string[];
         changed: string[];
       };
+    };
+    /** @description How Switchboard is signed in to an OAuth server: never a token. */
+    OAuthStatus: {
+      /**
+       * @description `needs_authorization`: the tokens stopped working (refresh refused, grant revoked, more scope needed).
+       * @enum {string}
+       */
+      status: "not_connected" | "connected" | "needs_authorization";
+      /** @description How Switchboard is known to the authorization server: its client ID metadata document, dynamic registration (RFC 7591), or a client ID an admin entered; null before the first Connect. */
+      registration: ("metadata_document" | "dynamic" | "manual") | null;
+      issuer: string | null;
+      /** @description The scopes granted. */
+      scopes: string[];
+      /** @description A scope the server asked for (403 insufficient_scope): a Connect asks for it too. */
+      neededScope: string | null;
+      /** @description The access token's expiry; it is renewed before. */
+      expiresAt: string | null;
+      connectedAt: string | null;
+      /** @description The person or API key that connected it. */
+      connectedBy: string | null;
+      /** @description The last failure, naming its step. */
+      problem: components["schemas"]["OAuthProblem"] | null;
+    };
+    OAuthProblem: {
+      /**
+       * @description The step of the OAuth flow that failed.
+       * @enum {string}
+       */
+      step: "metadata" | "registration" | "authorization" | "token" | "refresh" | "revocation";
+      /** @description The authorization server's HTTP status; null when none came back. */
+      status: number | null;
+      /** @description What failed, for the admin: never a token or code. */
+      message: string;
+      /** @description ISO 8601 */
+      at: string;
     };
     Tool: {
       id: string;
@@ -2048,9 +2153,23 @@ export interface components {
           serverId: string;
           serverName: string;
           /** @enum {string} */
-          from: "disconnected" | "connecting" | "ready" | "degraded" | "crash-loop" | "disabled";
+          from:
+            | "disconnected"
+            | "connecting"
+            | "ready"
+            | "degraded"
+            | "crash-loop"
+            | "needs-authorization"
+            | "disabled";
           /** @enum {string} */
-          to: "disconnected" | "connecting" | "ready" | "degraded" | "crash-loop" | "disabled";
+          to:
+            | "disconnected"
+            | "connecting"
+            | "ready"
+            | "degraded"
+            | "crash-loop"
+            | "needs-authorization"
+            | "disabled";
           error?: string;
         }
       | {
@@ -2097,6 +2216,31 @@ export interface components {
           /** @enum {string} */
           policy: "instance" | "workspace";
           rule: string;
+          reason: string;
+        }
+      | {
+          /** @constant */
+          type: "server.authorized";
+          serverId: string;
+          serverName: string;
+        }
+      | {
+          /** @constant */
+          type: "server.deauthorized";
+          serverId: string;
+          serverName: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
+        }
+      | {
+          /** @constant */
+          type: "server.authorization_needed";
+          serverId: string;
+          serverName: string;
           reason: string;
         }
       | {
@@ -2989,7 +3133,14 @@ export interface operations {
         content: {
           "application/json": {
             /** @enum {string} */
-            state: "disconnected" | "connecting" | "ready" | "degraded" | "crash-loop" | "disabled";
+            state:
+              | "disconnected"
+              | "connecting"
+              | "ready"
+              | "degraded"
+              | "crash-loop"
+              | "needs-authorization"
+              | "disabled";
           };
         };
       };
@@ -3146,6 +3297,240 @@ export interface operations {
       };
       /** @description The MCP server did not answer in time (`timeout`). */
       504: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getServerOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The server's name, e.g. github-tools. */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The server's OAuth standing. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            oauth: components["schemas"]["OAuthStatus"];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server does not use OAuth: edit its authentication to connect it this way (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  disconnectServerOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The server's name, e.g. github-tools. */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Disconnected: the standing now, and whether the tokens were revoked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            oauth: components["schemas"]["OAuthStatus"];
+            /** @description The tokens were revoked at the authorization server (RFC 7009); false when it offers no revocation or refused it (then `oauth.problem` says why). They are deleted here either way. */
+            revoked: boolean;
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server does not use OAuth: edit its authentication to connect it this way (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  connectServerOAuth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The server's name, e.g. github-tools. */
+        name: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          scope?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The URL to open in a browser. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The authorization server's authorization endpoint with PKCE (S256) and a state: open it in a browser signed in to Switchboard as the same person; it returns to /oauth/callback. The state is good once, for 10 minutes. */
+            authorizationUrl: string;
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The server does not use OAuth: edit its authentication to connect it this way (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Discovery, registration or the authorization request failed (`upstream_error`): the message names the step, the URL and the HTTP status, and the server's `oauth.problem` keeps it. */
+      502: {
         headers: {
           [name: string]: unknown;
         };

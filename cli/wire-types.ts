@@ -98,18 +98,11 @@ export type ImportReportWire = Schemas["ImportReport"];
 export type ImportEntryWire = ImportReportWire["entries"][number];
 export type ClientExportWire = Schemas["ClientExport"];
 
-/**
- * GET /api/v1/servers/{name}/oauth: how Switchboard is signed in to an OAuth server (never a token).
- * Written out until the route is in the OpenAPI document; then it becomes Answer<…>["oauth"].
- */
-export type OAuthStatusWire = {
-  status: "not_connected" | "connected" | "needs_authorization";
-  registration: "metadata_document" | "dynamic" | "manual" | null;
-  issuer: string | null;
-  scopes: string[];
-  neededScope: string | null;
-  expiresAt: string | null;
-  connectedAt: string | null;
-  connectedBy: string | null;
-  problem: { step: string; status: number | null; message: string; at: string } | null;
-};
+/** How Switchboard is signed in to an OAuth server (never a token). */
+export type OAuthStatusWire = Schemas["OAuthStatus"];
+/** GET /api/v1/servers/{name}/oauth */
+export type OAuthStandingWire = Answer<"getServerOAuth">;
+/** DELETE /api/v1/servers/{name}/oauth */
+export type DisconnectWire = Answer<"disconnectServerOAuth">;
+/** POST /api/v1/servers/{name}/oauth/connect */
+export type ConnectWire = Answer<"connectServerOAuth">;

@@ -3,7 +3,7 @@ import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { type Colors, formatTime, print, printJson, renderFields } from "../output";
 import { confirmedOrYes } from "../prompt";
-import type { OAuthStatusWire } from "../wire-types";
+import type { ConnectWire, DisconnectWire, OAuthStandingWire, OAuthStatusWire } from "../wire-types";
 
 const oauthPath = (name: string, part = "") => `/api/v1/servers/${segment(name)}/oauth${part}`;
 
@@ -27,7 +27,7 @@ export function registerServerOAuth(servers: Command): void {
     .option("--scope <scope>", "ask for this scope too (when the server said one is missing)")
     .action(async (name: string, options: { scope?: string }, command: Command) => {
       const { client, json } = contextOf(command);
-      const result = await client.post<{ authorizationUrl: string }>(
+      const result = await client.post<ConnectWire>(
         oauthPath(name, "/connect"),
         options.scope ? { scope: options.scope } : {},
       );
@@ -51,7 +51,7 @@ export function registerServerOAuth(servers: Command): void {
         ))
       )
         return print("Nothing changed.");
-      const result = await client.delete<{ oauth: OAuthStatusWire; revoked: boolean }>(oauthPath(name));
+      const result = await client.delete<DisconnectWire>(oauthPath(name));
       if (json) return printJson(result);
       print(
         result.revoked
@@ -66,7 +66,7 @@ export function registerServerOAuth(servers: Command): void {
     .argument("<name>", "server name")
     .action(async (name: string, _options, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const { oauth } = await client.get<{ oauth: OAuthStatusWire }>(oauthPath(name));
+      const { oauth } = await client.get<OAuthStandingWire>(oauthPath(name));
       if (json) return printJson(oauth);
       print(renderFields(describeOAuth(oauth, colors), colors));
       if (oauth.status !== "connected" || oauth.neededScope) {

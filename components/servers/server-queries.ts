@@ -1,28 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import type { CatalogEntryDto, SnapshotDto, ToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
+import type { OAuthStatus as OAuthStatusDto } from "@/lib/oauth/types";
 import type { ServerDiagnosticsDto, ServerDto } from "@/lib/servers/types";
 
 /** The wire shape of GET /api/v1/servers/{name}/diagnostics (dates are already ISO strings). */
-export type { ServerDiagnosticsDto };
 /** The wire shape of GET /api/v1/servers/{name}/oauth: how Switchboard is signed in to an OAuth server. */
-export type OAuthStatusDto = {
-  status: "not_connected" | "connected" | "needs_authorization";
-  registration: "metadata_document" | "dynamic" | "manual" | null;
-  issuer: string | null;
-  scopes: string[];
-  /** a scope the server asked for (403 insufficient_scope) that the grant lacks */
-  neededScope: string | null;
-  expiresAt: string | null;
-  connectedAt: string | null;
-  connectedBy: string | null;
-  problem: {
-    step: "metadata" | "registration" | "authorization" | "token" | "refresh" | "revocation";
-    status: number | null;
-    message: string;
-    at: string;
-  } | null;
-};
+export type { OAuthStatusDto, ServerDiagnosticsDto };
 export type ServerResourcesDto = { resources: CatalogEntryDto[]; resourceTemplates: CatalogEntryDto[] };
 
 // Everything about one server sits under detail(name), so invalidating that key after an operation

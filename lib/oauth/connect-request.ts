@@ -5,7 +5,7 @@ import { parseOrThrow } from "@/lib/validation";
 import type { Starter } from "./authorization";
 
 /** POST …/oauth/connect: an optional body naming the scopes to ask for (default: configured + needed). */
-const connectRequestSchema = z.strictObject(
+export const connectRequestSchema = z.strictObject(
   {
     scope: z
       .string()

@@ -127,6 +127,38 @@ describe("the OpenAPI document", () => {
     expect(document.components?.schemas?.ServerConfig).toMatchObject({ oneOf: expect.any(Array) });
   });
 
+  it("describes the OAuth routes: the standing, Disconnect, and Connect with its optional body and failed step", () => {
+    const statuses = (p: string, m: string) => Object.keys(operationOf(p, m)?.responses ?? {});
+    const oauth = "/api/v1/servers/{name}/oauth";
+    expect(statuses(oauth, "GET")).toEqual(["200", "401", "403", "404", "409"]);
+    expect(statuses(oauth, "DELETE")).toEqual(["200", "401", "403", "404", "409"]);
+    expect(statuses(`${oauth}/connect`, "POST")).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "409",
+      "413",
+      "415",
+      "502",
+    ]);
+    const connect = operationOf(`${oauth}/connect`, "POST") as Operation & {
+      requestBody?: { required: boolean; content: Record<string, { schema: { properties: object } }> };
+      responses: Record<string, { description: string }>;
+    };
+    expect(connect.requestBody?.required).toBe(false);
+    expect(Object.keys(connect.requestBody?.content["application/json"]?.schema.properties ?? {})).toEqual([
+      "scope",
+    ]);
+    expect(connect.responses["502"]?.description).toMatch(/names the step/);
+    expect(connect.responses["409"]?.description).toMatch(/does not use OAuth.*`conflict`/);
+    expect(document.components?.schemas?.OAuthStatus).toMatchObject({
+      properties: { status: { enum: ["not_connected", "connected", "needs_authorization"] } },
+    });
+    expect(JSON.stringify(document.components?.schemas?.Server)).toContain("needs-authorization");
+  });
+
   it("shows no folder of the machine it was built on", () => {
     expect(JSON.stringify(document)).not.toContain(process.cwd());
   });

@@ -1,11 +1,15 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
+import { connectRequestSchema } from "@/lib/oauth/connect-request";
 import { serverConfigSchema, serverPatchSchema } from "@/lib/servers/config-schema";
 import { operation, pathParams } from "../operation";
 import { catalogEntrySchema, snapshotSchema, toolSchema } from "../schemas/catalog";
 import {
+  authorizationStartSchema,
   diagnosticsSchema,
+  disconnectResultSchema,
   healthResultSchema,
+  oauthStatusSchema,
   reconnectResultSchema,
   refreshResultSchema,
   serverSchema,
@@ -31,6 +35,10 @@ const refusedByPolicy: [403, string] = [
 ];
 const isDisabled: [409, string] = [409, "The server is disabled: enable it to connect"];
 const unreachable = [502, 503, 504] as const;
+const notOAuth: [409, string] = [
+  409,
+  "The server does not use OAuth: edit its authentication to connect it this way",
+];
 
 const catalogPart = (part: string, id: string, schema: z.ZodObject) =>
   operation(tag, {
@@ -136,6 +144,76 @@ export const serverPaths: ZodOpenApiPathsObject = {
       path: name,
       responses: [{ status: 200, description: "What changed.", schema: refreshResultSchema }],
       errors: [isDisabled, ...unreachable],
+    }),
+  },
+  "/api/v1/servers/{name}/oauth": {
+    get: operation(tag, {
+      id: "getServerOAuth",
+      summary: "How Switchboard is signed in to an OAuth server",
+      description:
+        "Whether it holds tokens the server accepts, who connected it, the last problem: never a token.",
+      access: "read",
+      path: name,
+      responses: [
+        {
+          status: 200,
+          description: "The server's OAuth standing.",
+          schema: z.object({ oauth: oauthStatusSchema }),
+        },
+      ],
+      errors: [notOAuth],
+    }),
+    delete: operation(tag, {
+      id: "disconnectServerOAuth",
+      summary: "Disconnect: delete Switchboard's tokens for the server",
+      description:
+        "The tokens are revoked at the authorization server where it offers RFC 7009 revocation, and deleted here " +
+        "either way. The server's calls fail (`needs-authorization`) until an admin connects it again. " +
+        "Audited, and a server.deauthorized event.",
+      access: "manage",
+      path: name,
+      responses: [
+        {
+          status: 200,
+          description: "Disconnected: the standing now, and whether the tokens were revoked.",
+          schema: disconnectResultSchema,
+        },
+      ],
+      errors: [notOAuth],
+    }),
+  },
+  "/api/v1/servers/{name}/oauth/connect": {
+    post: operation(tag, {
+      id: "connectServerOAuth",
+      summary: "Connect: start signing Switchboard in to an OAuth server",
+      description:
+        "Discovers the authorization server (RFC 9728, RFC 8414/OpenID Connect), registers Switchboard where " +
+        "no client ID was entered (its client ID metadata document when the public URL is https, else RFC 7591), " +
+        "and answers the authorization URL for the caller's browser. The sign-in and consent happen there; the " +
+        "authorization server redirects to /oauth/callback, which must be reached by the same person " +
+        "(for an API key: the person who created it, if any) within 10 minutes. Then the server is reconnected with the new tokens " +
+        "(a server.authorized event). Without a body it asks for the configured scopes plus any the server said it needs.",
+      access: "manage",
+      path: name,
+      body: connectRequestSchema.meta({
+        description: "Optional: the scopes to ask for instead of the usual ones.",
+      }),
+      isBodyOptional: true,
+      responses: [
+        {
+          status: 200,
+          description: "The URL to open in a browser.",
+          schema: authorizationStartSchema,
+        },
+      ],
+      errors: [
+        notOAuth,
+        [
+          502,
+          "Discovery, registration or the authorization request failed (`upstream_error`): the message names the " +
+            "step, the URL and the HTTP status, and the server's `oauth.problem` keeps it",
+        ],
+      ],
     }),
   },
   "/api/v1/servers/{name}/tools": {

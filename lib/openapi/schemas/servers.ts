@@ -1,5 +1,7 @@
 import { z } from "zod";
 import type { StoredAuth } from "@/db/schema";
+import type { disconnect, startAuthorization } from "@/lib/oauth/authorization";
+import type { OAuthProblem, OAuthStatus } from "@/lib/oauth/types";
 import { transports } from "@/lib/servers/config-schema";
 import type { CrashCallDto } from "@/lib/servers/crash-attribution";
 import type { ServerDto, ValueView } from "@/lib/servers/server-dto";
@@ -83,7 +85,12 @@ export const serverSchema = describes<ServerDto>()(
       resourceReadsNeedApproval: z.boolean().meta({
         description: "Every resources/read of this server through the gateway waits for a person's approval.",
       }),
-      status: z.string().meta({ description: 'Connection state; "unknown" until the pool reports one.' }),
+      status: z.string().meta({
+        description:
+          `Connection state: ${connectionStates.map((state) => `\`${state}\``).join(", ")}; ` +
+          '"unknown" until the pool reports one. `needs-authorization`: an OAuth server without a token it accepts ' +
+          "(no retries; calls fail at once) until an admin connects it (POST …/oauth/connect).",
+      }),
       lastError: z.string().nullable(),
       createdAt: isoTime(),
       updatedAt: isoTime(),
@@ -181,4 +188,74 @@ export const diagnosticsSchema = describes<Result<typeof getServerDiagnostics>>(
       }),
     })
     .meta({ id: "ServerDiagnostics" }),
+);
+
+const oauthProblemSchema = describes<OAuthProblem>()(
+  z
+    .object({
+      step: z.enum(["metadata", "registration", "authorization", "token", "refresh", "revocation"]).meta({
+        description: "The step of the OAuth flow that failed.",
+      }),
+      status: z
+        .number()
+        .nullable()
+        .meta({ description: "The authorization server's HTTP status; null when none came back." }),
+      message: z.string().meta({ description: "What failed, for the admin: never a token or code." }),
+      at: isoTime(),
+    })
+    .meta({ id: "OAuthProblem" }),
+);
+
+export const oauthStatusSchema = describes<OAuthStatus>()(
+  z
+    .object({
+      status: z.enum(["not_connected", "connected", "needs_authorization"]).meta({
+        description:
+          "`needs_authorization`: the tokens stopped working (refresh refused, grant revoked, more scope needed).",
+      }),
+      registration: z
+        .enum(["metadata_document", "dynamic", "manual"])
+        .nullable()
+        .meta({
+          description:
+            "How Switchboard is known to the authorization server: its client ID metadata document, " +
+            "dynamic registration (RFC 7591), or a client ID an admin entered; null before the first Connect.",
+        }),
+      issuer: z.string().nullable(),
+      scopes: z.array(z.string()).meta({ description: "The scopes granted." }),
+      neededScope: z.string().nullable().meta({
+        description: "A scope the server asked for (403 insufficient_scope): a Connect asks for it too.",
+      }),
+      expiresAt: isoTime()
+        .nullable()
+        .meta({ description: "The access token's expiry; it is renewed before." }),
+      connectedAt: isoTime().nullable(),
+      connectedBy: z.string().nullable().meta({ description: "The person or API key that connected it." }),
+      problem: oauthProblemSchema.nullable().meta({ description: "The last failure, naming its step." }),
+    })
+    .meta({
+      id: "OAuthStatus",
+      description: "How Switchboard is signed in to an OAuth server: never a token.",
+    }),
+);
+
+export const disconnectResultSchema = describes<Result<typeof disconnect>>()(
+  z.object({
+    oauth: oauthStatusSchema,
+    revoked: z.boolean().meta({
+      description:
+        "The tokens were revoked at the authorization server (RFC 7009); false when it offers no revocation " +
+        "or refused it (then `oauth.problem` says why). They are deleted here either way.",
+    }),
+  }),
+);
+
+export const authorizationStartSchema = describes<Result<typeof startAuthorization>>()(
+  z.object({
+    authorizationUrl: z.string().meta({
+      description:
+        "The authorization server's authorization endpoint with PKCE (S256) and a state: open it in a browser " +
+        "signed in to Switchboard as the same person; it returns to /oauth/callback. The state is good once, for 10 minutes.",
+    }),
+  }),
 );
