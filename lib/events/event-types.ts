@@ -1,19 +1,12 @@
 import { z } from "zod";
+import { connectionStates } from "@/lib/upstream/pool-events";
 import type { EventTypeName } from "./event-names";
 
 /**
  * Every event Switchboard records, as one discriminated union. Events carry identities and
  * outcomes — never tool arguments, results or secret values.
  */
-const connectionState = z.enum([
-  "disconnected",
-  "connecting",
-  "ready",
-  "degraded",
-  "crash-loop",
-  "needs-authorization",
-  "disabled",
-]);
+const connectionState = z.enum(connectionStates);
 const serverRef = { serverId: z.string(), serverName: z.string() };
 /**
  * Who made a configuration change: a person, an API key (by id and name, as when it acted), or

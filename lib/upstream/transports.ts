@@ -101,7 +101,7 @@ function tracingFetch(trace: HttpTrace, fetch: FetchLike): FetchLike {
           // MCP authorization: a 401 naming protected resource metadata (RFC 9728) means OAuth.
           asksForOAuth:
             response.status === 401 &&
-            /^\s*bearer\b[^]*resource_metadata=/i.test(response.headers.get("www-authenticate") ?? ""),
+            /^\s*bearer\b[\s\S]*resource_metadata=/i.test(response.headers.get("www-authenticate") ?? ""),
         };
       }
       return response;
