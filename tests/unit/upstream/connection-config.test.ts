@@ -84,10 +84,9 @@ describe("resolveConnection", () => {
     ).rejects.toThrow("secret gh-token is not set");
   });
 
-  it("refuses OAuth for now, clearly", async () => {
-    await expect(resolveConnection(http({ auth: { type: "oauth" } }), resolve)).rejects.toThrow(
-      "OAuth connections are not supported yet",
-    );
+  it("puts no credential header on an OAuth server: its transport sends the access token", async () => {
+    const resolved = await resolveConnection(http({ auth: { type: "oauth" } }), resolve);
+    expect(resolved.headers).not.toHaveProperty("Authorization");
   });
 });
 
