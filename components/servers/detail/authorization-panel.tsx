@@ -14,8 +14,17 @@ import { connectAction, describeProblem, oauthStatusBadges, registrationLabels }
 /**
  * An OAuth server's sign-in: whether Switchboard holds a token, how it registered, what was granted,
  * and the last thing that went wrong. Tokens themselves are never shown; admins connect and disconnect.
+ * While the needs-authorization banner above offers Connect, the panel does not repeat it.
  */
-export function AuthorizationPanel({ name, canManage }: { name: string; canManage: boolean }) {
+export function AuthorizationPanel({
+  name,
+  canManage,
+  connectInBanner = false,
+}: {
+  name: string;
+  canManage: boolean;
+  connectInBanner?: boolean;
+}) {
   const { data: oauth, error } = useQuery({ ...serverOAuthQuery(name), refetchInterval: useServerPoll() });
   return (
     <section
@@ -32,7 +41,9 @@ export function AuthorizationPanel({ name, canManage }: { name: string; canManag
             <Badge tone={oauthStatusBadges[oauth.status].tone}>{oauthStatusBadges[oauth.status].label}</Badge>
           ) : null}
         </div>
-        {oauth && canManage ? <AuthorizationActions name={name} oauth={oauth} /> : null}
+        {oauth && canManage ? (
+          <AuthorizationActions name={name} oauth={oauth} showConnect={!connectInBanner} />
+        ) : null}
       </div>
       <div className="px-4 py-3">
         {oauth ? <AuthorizationDetails oauth={oauth} canManage={canManage} /> : null}
@@ -42,17 +53,27 @@ export function AuthorizationPanel({ name, canManage }: { name: string; canManag
   );
 }
 
-function AuthorizationActions({ name, oauth }: { name: string; oauth: OAuthStatusDto }) {
+function AuthorizationActions({
+  name,
+  oauth,
+  showConnect,
+}: {
+  name: string;
+  oauth: OAuthStatusDto;
+  showConnect: boolean;
+}) {
   const queryClient = useQueryClient();
   const action = connectAction(oauth);
   return (
     <div className="flex flex-wrap items-start gap-2">
-      <OAuthConnectButton
-        name={name}
-        label={action.label}
-        scope={action.scope}
-        variant={oauth.status === "connected" && !action.scope ? "secondary" : "primary"}
-      />
+      {showConnect ? (
+        <OAuthConnectButton
+          name={name}
+          label={action.label}
+          scope={action.scope}
+          variant={oauth.status === "connected" && !action.scope ? "secondary" : "primary"}
+        />
+      ) : null}
       {oauth.status !== "not_connected" ? (
         <ConfirmButton
           label="Disconnect"
