@@ -265,6 +265,8 @@ test.describe("an OAuth-protected MCP server", () => {
     await expect(page.getByTestId("server-status")).toContainText("Needs authorization");
     await expect(panel(page)).toContainText("Needs authorization");
     await expect(page.getByTestId("server-authorization-problem")).toContainText("Renewing the token failed");
+    // The refused tokens were dropped: not shown as a token without an expiry.
+    await expect(panel(page)).toContainText(/Access token\s*none usable/);
     await page.screenshot({ path: `${SHOTS}/server-grant-revoked.png`, fullPage: true });
 
     await page.goto("/");
@@ -328,11 +330,13 @@ test.describe("an OAuth-protected MCP server", () => {
     await expect(dialog).toBeHidden();
 
     await expect(panel(page)).toContainText("Not connected");
-    await expect(panel(page)).toContainText("Switchboard has not signed in to this server yet.");
+    await expect(panel(page)).toContainText("Switchboard holds no token for this server.");
+    await expect(panel(page)).toContainText(/Signed in\s*—/);
     await expect(panel(page).getByRole("button", { name: "Disconnect" })).toHaveCount(0);
     await expect(banner(page).getByRole("button", { name: "Connect", exact: true })).toBeVisible();
     await expect(page.getByTestId("server-status")).toContainText("Needs authorization");
     expect(upstream.counts().revocations).toBeGreaterThan(revocations);
+    await page.screenshot({ path: `${SHOTS}/server-disconnected.png`, fullPage: true });
     const after = await whoami();
     expect(after.isError).toBe(true);
     expect(text(after)).toMatch(/needs authorization/);

@@ -103,18 +103,21 @@ function AuthorizationActions({
 
 function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; canManage: boolean }) {
   const hasToken = oauth.status === "connected" || oauth.connectedAt !== null;
+  const hasDetails = hasToken || oauth.registration !== null || oauth.issuer !== null;
   return (
     <>
       {oauth.status === "not_connected" ? (
         <p className="text-sm text-slate-600">
-          Switchboard has not signed in to this server yet.{" "}
+          {hasDetails
+            ? "Switchboard holds no token for this server."
+            : "Switchboard has not signed in to this server yet."}{" "}
           {canManage
             ? "Click Connect: you sign in and consent on the server's own page, then come back here."
             : "A workspace admin connects it from this page."}
         </p>
       ) : null}
-      {hasToken || oauth.registration || oauth.issuer ? (
-        <dl className="mt-1 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+      {hasDetails ? (
+        <dl className="mt-3 grid first:mt-0 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
           <Row term="Registration">{oauth.registration ? registrationLabels[oauth.registration] : "—"}</Row>
           <Row term="Authorization server">
             {oauth.issuer ? <span className="break-all font-mono text-xs">{oauth.issuer}</span> : "—"}
@@ -128,6 +131,8 @@ function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; can
                   </li>
                 ))}
               </ul>
+            ) : oauth.status === "not_connected" ? (
+              "—"
             ) : (
               <span className="text-slate-500">None recorded (the server's defaults)</span>
             )}
@@ -143,8 +148,11 @@ function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; can
               <>
                 expires <Time iso={oauth.expiresAt} /> · renews automatically
               </>
-            ) : hasToken ? (
+            ) : oauth.status === "connected" ? (
               "no expiry given"
+            ) : oauth.status === "needs_authorization" ? (
+              // Dropped when the server refused it: not a token without an expiry.
+              "none usable"
             ) : (
               "—"
             )}
