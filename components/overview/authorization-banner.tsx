@@ -16,9 +16,8 @@ export function NeedsAuthorizationBanner({ servers }: { servers: ServerDto[] }) 
     >
       <p className="font-medium">
         {waiting.length === 1
-          ? "A server needs authorization"
-          : `${waiting.length} servers need authorization`}
-        : their tool calls fail until an admin connects them.
+          ? "A server needs authorization: its tool calls fail until an admin connects it."
+          : `${waiting.length} servers need authorization: their tool calls fail until an admin connects them.`}
       </p>
       <ul className="mt-1.5 flex flex-wrap gap-x-4 gap-y-1" aria-label="Servers that need authorization">
         {waiting.map((server) => (

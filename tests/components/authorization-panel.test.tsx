@@ -62,7 +62,7 @@ describe("the Authorization panel", () => {
     expect(screen.queryByRole("button", { name: "Disconnect" })).toBeNull();
   });
 
-  it("connected: registration, issuer, scopes, expiry and who connected; Reconnect and Disconnect", async () => {
+  it("connected: registration, issuer, scopes, expiry and who connected; Sign in again and Disconnect", async () => {
     renderPanel({
       ...base,
       status: "connected",
@@ -79,7 +79,7 @@ describe("the Authorization panel", () => {
     expect(screen.getByRole("list", { name: "Granted scopes" }).textContent).toBe("readwrite");
     expect(screen.getByText(/renews automatically/)).toBeTruthy();
     expect(screen.getByText(/by ada@example.com/)).toBeTruthy();
-    expect(screen.getByRole("button", { name: "Reconnect" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Sign in again" })).toBeTruthy();
     expect(screen.getByRole("button", { name: "Disconnect" })).toBeTruthy();
   });
 

@@ -73,8 +73,8 @@ describe("the connect button's offer", () => {
   it.each([
     [undefined, { label: "Connect" }],
     [{ status: "not_connected", neededScope: null }, { label: "Connect" }],
-    [{ status: "connected", neededScope: null }, { label: "Reconnect" }],
-    [{ status: "needs_authorization", neededScope: null }, { label: "Reconnect" }],
+    [{ status: "connected", neededScope: null }, { label: "Sign in again" }],
+    [{ status: "needs_authorization", neededScope: null }, { label: "Sign in again" }],
     [
       { status: "needs_authorization", neededScope: "repo" },
       { label: "Grant scope repo", scope: "repo" },

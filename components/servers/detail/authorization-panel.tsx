@@ -14,8 +14,17 @@ import { connectAction, describeProblem, oauthStatusBadges, registrationLabels }
 /**
  * An OAuth server's sign-in: whether Switchboard holds a token, how it registered, what was granted,
  * and the last thing that went wrong. Tokens themselves are never shown; admins connect and disconnect.
+ * While the needs-authorization banner above offers Connect, the panel does not repeat it.
  */
-export function AuthorizationPanel({ name, canManage }: { name: string; canManage: boolean }) {
+export function AuthorizationPanel({
+  name,
+  canManage,
+  connectInBanner = false,
+}: {
+  name: string;
+  canManage: boolean;
+  connectInBanner?: boolean;
+}) {
   const { data: oauth, error } = useQuery({ ...serverOAuthQuery(name), refetchInterval: useServerPoll() });
   return (
     <section
@@ -32,7 +41,9 @@ export function AuthorizationPanel({ name, canManage }: { name: string; canManag
             <Badge tone={oauthStatusBadges[oauth.status].tone}>{oauthStatusBadges[oauth.status].label}</Badge>
           ) : null}
         </div>
-        {oauth && canManage ? <AuthorizationActions name={name} oauth={oauth} /> : null}
+        {oauth && canManage ? (
+          <AuthorizationActions name={name} oauth={oauth} showConnect={!connectInBanner} />
+        ) : null}
       </div>
       <div className="px-4 py-3">
         {oauth ? <AuthorizationDetails oauth={oauth} canManage={canManage} /> : null}
@@ -42,17 +53,27 @@ export function AuthorizationPanel({ name, canManage }: { name: string; canManag
   );
 }
 
-function AuthorizationActions({ name, oauth }: { name: string; oauth: OAuthStatusDto }) {
+function AuthorizationActions({
+  name,
+  oauth,
+  showConnect,
+}: {
+  name: string;
+  oauth: OAuthStatusDto;
+  showConnect: boolean;
+}) {
   const queryClient = useQueryClient();
   const action = connectAction(oauth);
   return (
     <div className="flex flex-wrap items-start gap-2">
-      <OAuthConnectButton
-        name={name}
-        label={action.label}
-        scope={action.scope}
-        variant={oauth.status === "connected" && !action.scope ? "secondary" : "primary"}
-      />
+      {showConnect ? (
+        <OAuthConnectButton
+          name={name}
+          label={action.label}
+          scope={action.scope}
+          variant={oauth.status === "connected" && !action.scope ? "secondary" : "primary"}
+        />
+      ) : null}
       {oauth.status !== "not_connected" ? (
         <ConfirmButton
           label="Disconnect"
@@ -82,18 +103,21 @@ function AuthorizationActions({ name, oauth }: { name: string; oauth: OAuthStatu
 
 function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; canManage: boolean }) {
   const hasToken = oauth.status === "connected" || oauth.connectedAt !== null;
+  const hasDetails = hasToken || oauth.registration !== null || oauth.issuer !== null;
   return (
     <>
       {oauth.status === "not_connected" ? (
         <p className="text-sm text-slate-600">
-          Switchboard has not signed in to this server yet.{" "}
+          {hasDetails
+            ? "Switchboard holds no token for this server."
+            : "Switchboard has not signed in to this server yet."}{" "}
           {canManage
             ? "Click Connect: you sign in and consent on the server's own page, then come back here."
             : "A workspace admin connects it from this page."}
         </p>
       ) : null}
-      {hasToken || oauth.registration || oauth.issuer ? (
-        <dl className="mt-1 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
+      {hasDetails ? (
+        <dl className="mt-3 grid first:mt-0 gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]">
           <Row term="Registration">{oauth.registration ? registrationLabels[oauth.registration] : "—"}</Row>
           <Row term="Authorization server">
             {oauth.issuer ? <span className="break-all font-mono text-xs">{oauth.issuer}</span> : "—"}
@@ -107,6 +131,8 @@ function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; can
                   </li>
                 ))}
               </ul>
+            ) : oauth.status === "not_connected" ? (
+              "—"
             ) : (
               <span className="text-slate-500">None recorded (the server's defaults)</span>
             )}
@@ -122,8 +148,11 @@ function AuthorizationDetails({ oauth, canManage }: { oauth: OAuthStatusDto; can
               <>
                 expires <Time iso={oauth.expiresAt} /> · renews automatically
               </>
-            ) : hasToken ? (
+            ) : oauth.status === "connected" ? (
               "no expiry given"
+            ) : oauth.status === "needs_authorization" ? (
+              // Dropped when the server refused it: not a token without an expiry.
+              "none usable"
             ) : (
               "—"
             )}

@@ -10,7 +10,7 @@ export function openAuthorizationPage(url: string): void {
 }
 
 /**
- * Connect, Reconnect or "Grant scope X": asks Switchboard for the authorization URL, then leaves for
+ * Connect, "Sign in again" or "Grant scope X": asks Switchboard for the authorization URL, then leaves for
  * it. A failure before leaving (no metadata, registration refused) is said next to the button.
  */
 export function OAuthConnectButton({

@@ -42,6 +42,7 @@ export function connectAction(oauth: Pick<OAuthStatusDto, "status" | "neededScop
   scope?: string;
 } {
   if (oauth?.neededScope) return { label: `Grant scope ${oauth.neededScope}`, scope: oauth.neededScope };
-  if (oauth && oauth.status !== "not_connected") return { label: "Reconnect" };
+  // Not "Reconnect": the page's operations have one that only reopens the connection.
+  if (oauth && oauth.status !== "not_connected") return { label: "Sign in again" };
   return { label: "Connect" };
 }

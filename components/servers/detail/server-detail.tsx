@@ -46,7 +46,13 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
         diagnostics={diagnostics}
         onShowDiagnostics={() => selectTab("diagnostics")}
       />
-      {usesOAuth ? <AuthorizationPanel name={name} canManage={canManage} /> : null}
+      {usesOAuth ? (
+        <AuthorizationPanel
+          name={name}
+          canManage={canManage}
+          connectInBanner={status === "needs-authorization"}
+        />
+      ) : null}
       <DetailTabs name={name} tab={tab} onSelect={selectTab} />
     </ServerPollContext>
   );
