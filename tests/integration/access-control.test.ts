@@ -34,6 +34,17 @@ const publicRoutes: Record<string, string> = {
   "GET /api/v1/health/ready": "readiness probe for load balancers (what is down and why, nothing more)",
   "GET /api/v1/openapi.json":
     "the API's contract (paths and shapes, no data), for clients and code generators",
+  "GET /oauth/callback":
+    "where an authorization server sends a browser back: the single-use state it carries is the credential (bound to the person who started it)",
+  "GET /oauth/client-metadata.json":
+    "Switchboard's OAuth client ID metadata document: authorization servers fetch it without credentials",
+};
+/** What a public route answers a request with nothing in it. */
+const anonymousStatus: Record<string, number> = {
+  // This test runs no runtime (no pool, no relay): not ready — but never 401.
+  "GET /api/v1/health/ready": 503,
+  // No state: "Authorization not completed", nothing changed.
+  "GET /oauth/callback": 400,
 };
 const publicActions: Record<string, string> = {
   signInAction: "signing in is how a session starts",
@@ -158,8 +169,7 @@ describe("access control on every route and action", () => {
         const label = `${method} ${route.path}`;
         const anonymous = await callRoute(mod, method, route.file, new Headers());
         if (publicRoutes[label]) {
-          // Readiness answers 503 here: this test runs no runtime (no pool, no relay) — never 401.
-          expect(anonymous.status, label).toBe(label === "GET /api/v1/health/ready" ? 503 : 200);
+          expect(anonymous.status, label).toBe(anonymousStatus[label] ?? 200);
           continue;
         }
         expect(anonymous.status, label).toBe(401);
