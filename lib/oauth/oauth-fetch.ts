@@ -123,8 +123,3 @@ function reasonOf(error: unknown): string {
   // A body the server sent back may be echoed in the SDK's message: keep it short, never a page.
   return message.replace(/\s+/g, " ").slice(0, 300);
 }
-
-/** The error type routes and the pool use for an OAuth step that failed. */
-export function oauthProblemError(problem: OAuthProblem): AppError {
-  return new AppError("upstream_error", problem.message);
-}
