@@ -1,7 +1,7 @@
 import "server-only";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { Queryable } from "@/lib/db/client";
-import { AppError, isAppError } from "@/lib/errors";
+import { isAppError } from "@/lib/errors";
 import { checkServerPolicy, resolverWithinPolicy } from "@/lib/policy/server-policy";
 import { loadServerPolicies, policyRefusalError } from "@/lib/servers/server-policy-check";
 import { displayUrl } from "@/lib/upstream/connection-config";
