@@ -75,12 +75,21 @@ export async function awaitCall(
         checking = false;
       }
     };
+    let expiryAttempts = 0;
     const armExpiry = (expiresAt: Date) => {
-      const delay = Math.max(expiresAt.getTime() - Date.now(), 0);
+      // A timer can fire a millisecond before Date.now() reaches its due time, and the sweep then
+      // finds nothing due yet; so after each attempt the next look arms the timer again (a little
+      // later each time) instead of leaving the call pending until the wait's own deadline.
+      const delay = Math.max(expiresAt.getTime() - Date.now(), 0) + expiryAttempts * 50;
       if (delay > params.timeoutMs) return;
       expiryTimer = setTimeout(() => {
-        expireDueApprovals(db, { tenantId, callIds: [callId] }).then(check, (error: unknown) =>
-          finish({ error }),
+        expiryAttempts += 1;
+        expireDueApprovals(db, { tenantId, callIds: [callId] }).then(
+          () => {
+            expiryTimer = undefined;
+            return check();
+          },
+          (error: unknown) => finish({ error }),
         );
       }, delay);
     };
