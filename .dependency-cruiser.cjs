@@ -34,6 +34,7 @@ module.exports = {
         pathNot: [
           "^lib/client/",
           "^lib/is-record\\.ts$",
+          "^lib/tool-schema-check\\.ts$",
           "^lib/policy/launch-spec-pattern\\.ts$",
           "^lib/policy/(approval-gate|grant-patterns)\\.ts$",
           "^lib/policy/stdio-environment\\.ts$",
@@ -59,6 +60,7 @@ module.exports = {
           "^lib/events/event-types\\.ts$",
           "^lib/client/",
           "^lib/is-record\\.ts$",
+          "^lib/tool-schema-check\\.ts$",
           "^lib/policy/launch-spec-pattern\\.ts$",
           "^lib/policy/(approval-gate|grant-patterns)\\.ts$",
           "^lib/policy/stdio-environment\\.ts$",

@@ -462,7 +462,7 @@ export interface paths {
     put?: never;
     /**
      * Approve a pending call
-     * @description The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own.
+     * @description The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own. `arguments` approves an edited call instead: the whole argument set (leave a `[redacted]` value as shown to keep the caller's secret), checked against the tool's input schema (400 naming the field otherwise); the caller's result then says which fields changed. Not with `withDuplicates`.
      *
      *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
      */
@@ -1921,11 +1921,12 @@ export interface components {
       createdAt: string;
       startedAt: string | null;
       finishedAt: string | null;
-      /** @description As stored: secret values replaced by [redacted]. */
+      /** @description As stored: secret values replaced by [redacted]. When an approver edited them, the arguments the call ran with. */
       arguments: {
         [key: string]: unknown;
       };
-      /** @description null until the call finished. */
+      argumentEdit: components["schemas"]["ArgumentEdit"];
+      /** @description null until the call finished. For a call whose arguments an approver edited, the tool's result ends with a text item saying so, and `_meta["switchboard/editedArguments"]` holds {fields, requested, approved}. */
       result: components["schemas"]["CallResult"] | null;
     };
     ApprovalInfo: {
@@ -1940,6 +1941,15 @@ export interface components {
       expiresAt: string;
       createdAt: string;
     };
+    /** @description Set when an approver changed the arguments before approving; null otherwise. */
+    ArgumentEdit: {
+      /** @description The arguments as the caller asked for them (scrubbed). */
+      requestedArguments: {
+        [key: string]: unknown;
+      };
+      /** @description The top-level fields the approver changed. */
+      editedFields: string[];
+    } | null;
     /** @description The tool's MCP result, secrets scrubbed, bounded in size. */
     CallResult: {
       content?: unknown[];
@@ -2038,10 +2048,11 @@ export interface components {
         createdAt: string;
         startedAt: string | null;
         finishedAt: string | null;
-        /** @description As stored: secret values replaced by [redacted]. */
+        /** @description As stored: secret values replaced by [redacted]. When an approver edited them, the arguments the call ran with. */
         arguments: {
           [key: string]: unknown;
         };
+        argumentEdit: components["schemas"]["ArgumentEdit"];
       };
       /** @description Pending: how many identical requests this item stands for (same requester, tool and arguments; 1 when alone). Decided: 1. */
       count: number;
@@ -2376,6 +2387,7 @@ export interface components {
           };
           decidedBy: string;
           reason: string | null;
+          editedFields?: string[];
         }
       | {
           /** @constant */
@@ -4476,6 +4488,9 @@ export interface operations {
           reason?: string;
           startWithinSeconds?: number;
           withDuplicates?: boolean;
+          arguments?: {
+            [key: string]: unknown;
+          };
         };
       };
     };
@@ -4577,6 +4592,9 @@ export interface operations {
           reason?: string;
           startWithinSeconds?: number;
           withDuplicates?: boolean;
+          arguments?: {
+            [key: string]: unknown;
+          };
         };
       };
     };

@@ -1,4 +1,4 @@
-import { type Command, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { type ApiClient, segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { CliError } from "../errors";
@@ -42,25 +42,46 @@ export function registerApprovals(program: Command): void {
     });
 
   for (const decision of ["approve", "deny"] as const) {
-    withJsonOption(
-      approvals
-        .command(decision)
-        .description(
-          decision === "approve" ? "let a held call run" : "refuse a held call (the caller sees the reason)",
-        )
-        .argument("<id>", "approval id (or the call's id)")
-        .option("--reason <text>", "why; shown to the caller and in the history"),
-    ).action(async (id: string, options: { reason?: string }, command: Command) => {
-      const { client, json } = contextOf(command);
-      const approvalId = await resolveApprovalId(client, id);
-      const body = await client.post<{ approval?: ApprovalWire } & Partial<ApprovalWire>>(
-        `/api/v1/approvals/${segment(approvalId)}/${decision}`,
-        options.reason ? { reason: options.reason } : {},
+    const command = approvals
+      .command(decision)
+      .description(
+        decision === "approve" ? "let a held call run" : "refuse a held call (the caller sees the reason)",
+      )
+      .argument("<id>", "approval id (or the call's id)")
+      .option("--reason <text>", "why; shown to the caller and in the history");
+    if (decision === "approve")
+      command.option(
+        "--arguments <object>",
+        "run it with these arguments instead (the whole set, as JSON; same tool, checked against its schema)",
+        parseArguments,
       );
-      if (json) return printJson(body);
-      print(`${decision === "approve" ? "Approved" : "Denied"} ${approvalId}.`);
-    });
+    withJsonOption(command).action(
+      async (id: string, options: { reason?: string; arguments?: Record<string, unknown> }, cmd: Command) => {
+        const { client, json } = contextOf(cmd);
+        const approvalId = await resolveApprovalId(client, id);
+        const body = await client.post<{ approval?: ApprovalWire } & Partial<ApprovalWire>>(
+          `/api/v1/approvals/${segment(approvalId)}/${decision}`,
+          {
+            ...(options.reason ? { reason: options.reason } : {}),
+            ...(options.arguments ? { arguments: options.arguments } : {}),
+          },
+        );
+        if (json) return printJson(body);
+        const edited = options.arguments ? " with edited arguments" : "";
+        print(`${decision === "approve" ? "Approved" : "Denied"} ${approvalId}${edited}.`);
+      },
+    );
   }
+}
+
+function parseArguments(text: string): Record<string, unknown> {
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError(`expected a JSON object, e.g. '{"text": "hello"}'.`);
 }
 
 async function listApprovals(client: ApiClient, status: string): Promise<ApprovalWire[]> {

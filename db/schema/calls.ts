@@ -42,6 +42,11 @@ export const calls = pgTable(
      * when scrubbing changed them: an approved call may run on another process than the one it came in on.
      */
     sealedArguments: text("sealed_arguments"),
+    /**
+     * The arguments as the caller asked for them (scrubbed), kept only when an approver changed them
+     * before approving: `arguments` then holds what ran (lib/approvals/edited-arguments.ts).
+     */
+    requestedArguments: jsonb("requested_arguments").$type<Record<string, unknown>>(),
     status: text("status", { enum: callStatuses }).notNull(),
     idempotencyKey: text("idempotency_key"),
     result: jsonb("result").$type<Record<string, unknown>>(),

@@ -1,6 +1,7 @@
 import { and, eq, gt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { approvals, calls } from "@/db/schema";
+import { recordAudit } from "@/lib/auth/audit";
 import { recordCallEvent } from "@/lib/calls/call-events";
 import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
 import { runApprovedCall } from "@/lib/calls/run-approved-call";
@@ -11,6 +12,8 @@ import { faultPoint } from "@/lib/fault-point";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
 import { expireDueApprovals } from "./close-pending";
+import { describeEdit } from "./edit-note";
+import { type ArgumentEdit, prepareArgumentEdit } from "./edited-arguments";
 import { type Decider, peopleBehindCall, personBehindDecider } from "./people-behind";
 
 /**
@@ -39,6 +42,11 @@ export const decideInputSchema = z.strictObject({
     .optional(),
   /** decide the item's pending duplicates the same way (lib/approvals/decide-group.ts) */
   withDuplicates: z.boolean({ error: "withDuplicates is true or false." }).optional(),
+  /**
+   * approving: the arguments to run the call with instead of the requested ones — the whole set, as
+   * shown ([redacted] where a secret was left unchanged). Same tool; checked against its input schema.
+   */
+  arguments: z.record(z.string(), z.unknown(), { error: "arguments must be a JSON object." }).optional(),
 });
 
 export async function decideApproval(
@@ -52,9 +60,21 @@ export async function decideApproval(
     decider: Decider;
   },
 ): Promise<CallDto> {
-  const { reason, startWithinSeconds } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const {
+    reason,
+    startWithinSeconds,
+    arguments: edited,
+  } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  if (edited && params.decision !== "approve")
+    throw new AppError("validation", "Arguments can be edited only when approving; a denial runs nothing.");
   const view = await findApprovalOrThrow(db, params);
   const approvalId = view.approval?.id ?? "";
+  // Prepared before the decision (it reads the tool's schema and opens the sealed arguments); written
+  // with it, in its transaction. A decided approval skips it and ends as the conflict it is.
+  const edit: ArgumentEdit | undefined =
+    edited && view.approval?.status === "pending"
+      ? await prepareArgumentEdit(db, { view, edited })
+      : undefined;
 
   const now = new Date();
   const status = params.decision === "approve" ? "approved" : "denied";
@@ -77,6 +97,11 @@ export async function decideApproval(
               startBy: startDeadline(now, startWithinSeconds),
               // This process will start it (see calls.runner and lib/calls/stopped-runners.ts).
               runner: sql`current_setting('application_name')`,
+              ...(edit && {
+                arguments: edit.arguments,
+                sealedArguments: edit.sealedArguments,
+                requestedArguments: edit.requestedArguments,
+              }),
             }
           : {
               status,
@@ -93,9 +118,30 @@ export async function decideApproval(
       tx,
       decided,
       status === "approved"
-        ? { type: "call.approved", decidedBy, reason: reason || null }
+        ? {
+            type: "call.approved",
+            decidedBy,
+            reason: reason || null,
+            ...(edit && { editedFields: edit.editedFields }),
+          }
         : { type: "call.denied", decidedBy, reason: reason || "Denied by an approver." },
     );
+    if (edit)
+      await recordAudit(tx, {
+        tenantId: params.tenantId,
+        action: "call.arguments_edited",
+        actorKind: params.decider.kind,
+        actorId: params.decider.id,
+        actorName: decidedBy,
+        subject: decided.call.id,
+        // Both versions as stored (scrubbed), field by field.
+        detail: describeEdit(
+          decided.call.gatewayName,
+          edit.requestedArguments,
+          edit.arguments,
+          edit.editedFields,
+        ),
+      });
     return decided;
   });
   if (!after) throw await explainConflict(db, { tenantId: params.tenantId, view });

@@ -1,6 +1,6 @@
 import type { CallDto } from "@/lib/calls/call-view";
 import type { Database } from "@/lib/db/client";
-import { isAppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { type Decider, decideApproval, decideInputSchema } from "./decide-approval";
 import { findPendingDuplicates } from "./duplicates";
@@ -17,7 +17,18 @@ export async function decideApprovalItem(
   db: Database,
   params: { tenantId: string; id: string; decision: "approve" | "deny"; input: unknown; decider: Decider },
 ): Promise<{ call: CallDto; duplicates: CallDto[] }> {
-  const { withDuplicates } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const { withDuplicates, arguments: edited } = parseOrThrow(
+    decideInputSchema,
+    params.input ?? {},
+    "The decision",
+  );
+  // An edit is one approver's judgement of one request; duplicates are separate requests.
+  if (edited && withDuplicates)
+    throw new AppError(
+      "validation",
+      "Edited arguments apply to one call only: approve this call with its edits without withDuplicates, then decide the duplicates on their own.",
+      { fieldErrors: { arguments: ["Edits apply to a single call, not to its duplicates."] } },
+    );
   const call = await decideApproval(db, params);
   if (!withDuplicates) return { call, duplicates: [] };
   const found = await findPendingDuplicates(db, { tenantId: params.tenantId, callIds: [call.id] });

@@ -27,6 +27,7 @@ export type AuditAction =
   | "principal.deleted"
   | "principal.grants_changed"
   | "tool.policy_changed"
+  | "call.arguments_edited"
   | "tool.quarantined"
   | "tool.quarantine_cleared"
   | "policy.approvals_changed"

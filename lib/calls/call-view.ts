@@ -12,6 +12,7 @@ import {
 } from "@/db/schema";
 import type { Queryable } from "@/lib/db/client";
 import type { EffectClass } from "@/lib/policy/effects";
+import { type ArgumentEditInfo, argumentEditOf, withEditNote } from "./argument-diff";
 import type { BoundedResult } from "./result-bounds";
 
 /** A call row with the names people need (server, requester, decider), and its DTOs. */
@@ -75,9 +76,11 @@ export type CallSummary = {
 };
 
 export type CallDto = CallSummary & {
-  /** as stored: secret values replaced by [redacted] */
+  /** as stored: secret values replaced by [redacted]; what ran, when an approver edited them */
   arguments: Record<string, unknown>;
-  /** bounded and scrubbed; null until the call finished */
+  /** set when an approver changed the arguments before approving: what was asked, which fields differ */
+  argumentEdit: ArgumentEditInfo | null;
+  /** bounded and scrubbed; null until the call finished. An edited call's ends with a note saying so. */
   result: BoundedResult | null;
 };
 
@@ -190,10 +193,18 @@ export function toCallSummary(view: CallView): CallSummary {
 }
 
 export function toCallDto(view: CallView): CallDto {
+  const { call } = view;
+  const argumentEdit = argumentEditOf(call.requestedArguments ?? null, call.arguments);
+  const result = (call.result as BoundedResult | null) ?? null;
   return {
     ...toCallSummary(view),
-    arguments: view.call.arguments,
-    result: (view.call.result as BoundedResult | null) ?? null,
+    arguments: call.arguments,
+    argumentEdit,
+    // Every reader of the result (gateway, REST, CLI, dashboard) learns of the edit the same way.
+    result:
+      result && argumentEdit && call.kind === "tool_call"
+        ? (withEditNote(result, argumentEdit, call.arguments) as BoundedResult)
+        : result,
   };
 }
 

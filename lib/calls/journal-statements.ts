@@ -231,6 +231,7 @@ const emptyCallRow: Omit<
 > = {
   serverId: null,
   sealedArguments: null,
+  requestedArguments: null,
   idempotencyKey: null,
   result: null,
   errorCode: null,

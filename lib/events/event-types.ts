@@ -54,6 +54,8 @@ function callEvents() {
       ...callRef,
       decidedBy: z.string(),
       reason: z.string().nullable(),
+      /** the top-level argument fields the approver changed before approving; absent when none */
+      editedFields: z.array(z.string()).optional(),
     }),
     z.object({
       type: z.literal("call.denied"),

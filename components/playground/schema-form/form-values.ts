@@ -1,6 +1,6 @@
 import { isRecord } from "@/components/ui/format";
+import { checkAgainstSchema } from "@/lib/tool-schema-check";
 import type { FormField } from "./form-model";
-import { checkAgainstSchema } from "./schema-check";
 
 /**
  * The form's value is the arguments object itself: what a field shows is what will be sent. A
@@ -32,7 +32,7 @@ export const FORM_LEVEL = "";
 
 /**
  * What is wrong with the form's value, keyed by the path of the field that shows it: JSON that does
- * not parse yet, then whatever the tool's input schema refuses (checked by ajv, schema-check.ts).
+ * not parse yet, then whatever the tool's input schema refuses (checked by ajv, lib/tool-schema-check.ts).
  * A problem inside a list or a JSON field is said at that field, naming the item.
  */
 export function validateValues(schema: unknown, fields: FormField[], values: Args): FormErrors {

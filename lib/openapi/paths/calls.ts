@@ -47,7 +47,7 @@ const decide = (decision: "approve" | "deny") =>
     summary: decision === "approve" ? "Approve a pending call" : "Deny a pending call",
     description:
       decision === "approve"
-        ? "The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own."
+        ? "The call runs at once; if no process starts it within `startWithinSeconds` (default SWITCHBOARD_APPROVED_START_SECONDS, 300) it expires unrun (`not_started`). A workspace may forbid approving one's own calls (403). `withDuplicates: true` approves the item's pending duplicates too, each on its own. `arguments` approves an edited call instead: the whole argument set (leave a `[redacted]` value as shown to keep the caller's secret), checked against the tool's input schema (400 naming the field otherwise); the caller's result then says which fields changed. Not with `withDuplicates`."
         : "The reason, if given, is returned to the caller. `withDuplicates: true` denies the item's pending duplicates too.",
     access: "decide",
     path: pathParams({ id: "The approval's id, or its call's id." }),

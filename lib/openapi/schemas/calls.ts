@@ -77,10 +77,26 @@ const boundedResultSchema = describes<BoundedResult>()(
 );
 
 const detailFields = {
-  arguments: z
-    .record(z.string(), z.unknown())
-    .meta({ description: "As stored: secret values replaced by [redacted]." }),
-  result: boundedResultSchema.nullable().meta({ description: "null until the call finished." }),
+  arguments: z.record(z.string(), z.unknown()).meta({
+    description:
+      "As stored: secret values replaced by [redacted]. When an approver edited them, the arguments the call ran with.",
+  }),
+  argumentEdit: z
+    .object({
+      requestedArguments: z
+        .record(z.string(), z.unknown())
+        .meta({ description: "The arguments as the caller asked for them (scrubbed)." }),
+      editedFields: z.array(z.string()).meta({ description: "The top-level fields the approver changed." }),
+    })
+    .nullable()
+    .meta({
+      id: "ArgumentEdit",
+      description: "Set when an approver changed the arguments before approving; null otherwise.",
+    }),
+  result: boundedResultSchema.nullable().meta({
+    description:
+      'null until the call finished. For a call whose arguments an approver edited, the tool\'s result ends with a text item saying so, and `_meta["switchboard/editedArguments"]` holds {fields, requested, approved}.',
+  }),
 };
 
 export const callSchema = describes<CallDto>()(
@@ -102,7 +118,11 @@ export const approvalSchema = describes<ApprovalDto>()(
   z
     .object({
       ...approvalInfoSchema.shape,
-      call: z.object({ ...callWithoutApproval, arguments: detailFields.arguments }),
+      call: z.object({
+        ...callWithoutApproval,
+        arguments: detailFields.arguments,
+        argumentEdit: detailFields.argumentEdit,
+      }),
       count: z.number().int().meta({
         description:
           "Pending: how many identical requests this item stands for (same requester, tool and arguments; 1 when alone). Decided: 1.",

@@ -1,6 +1,6 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import Ajv2020 from "ajv/dist/2020";
-import { isRecord } from "@/components/ui/format";
+import { isRecord } from "@/lib/is-record";
 
 /**
  * Checks arguments against the tool's own input schema with ajv, and says what is wrong in words:
