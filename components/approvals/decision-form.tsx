@@ -2,10 +2,12 @@
 
 import { useRef, useState } from "react";
 import { approveCallAction, type DecisionOutcome, denyCallAction } from "@/app/(dashboard)/approvals/actions";
+import type { Args, FormErrors } from "@/components/playground/schema-form/form-values";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions/action-result";
 import type { ApprovalDto } from "@/lib/approvals/types";
+import { ArgumentEditor } from "./argument-editor";
 import { useShortcuts } from "./use-shortcuts";
 
 export type Decision = "approve" | "deny";
@@ -16,6 +18,7 @@ const actions = { approve: approveCallAction, deny: denyCallAction };
 /**
  * Approve or deny the selected call, with an optional reason. Mounted for one approval at a time
  * (keyed by its id), so the reason never carries over to the next call. `a`, `d` and `r` act on it.
+ * A single tool call can be approved with edited arguments instead (argument-editor.tsx).
  */
 export function DecisionForm({
   approval,
@@ -28,15 +31,21 @@ export function DecisionForm({
   const [deciding, setDeciding] = useState<Decision | null>(null);
   // Once decided, a stray second key press must not send another decision (it would be a 409).
   const [isDone, setDone] = useState(false);
+  const [isEditing, setEditing] = useState(false);
+  const [argErrors, setArgErrors] = useState<FormErrors | undefined>();
+  // Edits are one call's: an item standing for several identical requests is decided as asked.
+  const canEdit = approval.call.kind === "tool_call" && approval.count === 1;
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const reasonId = `reason-${approval.id}`;
 
-  const decide = async (decision: Decision) => {
+  const decide = async (decision: Decision, args?: Args) => {
     if (deciding || isDone) return;
     setDeciding(decision);
     let result: DecisionResult;
     try {
-      result = await actions[decision](approval.id, reason);
+      result = args
+        ? await approveCallAction(approval.id, reason, args)
+        : await actions[decision](approval.id, reason);
     } catch {
       result = {
         ok: false,
@@ -45,66 +54,101 @@ export function DecisionForm({
     }
     setDeciding(null);
     if (result.ok) setDone(true);
+    if (args && !result.ok) setArgErrors(toFormErrors(result.error.fieldErrors, result.error.message));
     onDecided(approval, decision, result);
   };
 
   useShortcuts({
-    a: () => void decide("approve"),
+    a: () => (isEditing ? undefined : void decide("approve")),
     d: () => void decide("deny"),
     r: () => reasonRef.current?.focus(),
   });
 
   return (
-    <form
-      className="space-y-3"
-      aria-label="Decision"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void decide("approve");
-      }}
-    >
-      <div>
-        <label htmlFor={reasonId} className="block text-sm font-medium text-slate-800">
-          Reason <span className="font-normal text-slate-500">(optional, shown to the caller)</span>
-        </label>
-        <textarea
-          ref={reasonRef}
-          id={reasonId}
-          rows={2}
-          maxLength={2000}
-          value={reason}
-          onChange={(event) => setReason(event.target.value)}
-          onKeyDown={(event) => {
-            // Esc hands the keys back to the shortcuts.
-            if (event.key === "Escape") event.currentTarget.blur();
-          }}
-          placeholder="Why you approve or deny it"
-          className={`${inputClass} mt-1`}
+    <div className="space-y-3">
+      <form
+        className="space-y-3"
+        aria-label="Decision"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void decide("approve");
+        }}
+      >
+        <div>
+          <label htmlFor={reasonId} className="block text-sm font-medium text-slate-800">
+            Reason <span className="font-normal text-slate-500">(optional, shown to the caller)</span>
+          </label>
+          <textarea
+            ref={reasonRef}
+            id={reasonId}
+            rows={2}
+            maxLength={2000}
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+            onKeyDown={(event) => {
+              // Esc hands the keys back to the shortcuts.
+              if (event.key === "Escape") event.currentTarget.blur();
+            }}
+            placeholder="Why you approve or deny it"
+            className={`${inputClass} mt-1`}
+          />
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <Button
+            type="submit"
+            disabled={deciding !== null || isDone}
+            aria-busy={deciding === "approve" || undefined}
+          >
+            {deciding === "approve" ? "Approving…" : "Approve"}
+            <kbd aria-hidden className="rounded bg-indigo-500 px-1 font-mono text-[11px]">
+              a
+            </kbd>
+          </Button>
+          <Button
+            variant="danger"
+            disabled={deciding !== null || isDone}
+            aria-busy={deciding === "deny" || undefined}
+            onClick={() => void decide("deny")}
+          >
+            {deciding === "deny" ? "Denying…" : "Deny"}
+            <kbd aria-hidden className="rounded bg-red-500 px-1 font-mono text-[11px]">
+              d
+            </kbd>
+          </Button>
+          {canEdit ? (
+            <Button
+              variant="ghost"
+              aria-expanded={isEditing}
+              disabled={deciding !== null || isDone}
+              onClick={() => setEditing((open) => !open)}
+            >
+              {isEditing ? "Cancel editing" : "Edit arguments…"}
+            </Button>
+          ) : null}
+        </div>
+      </form>
+      {isEditing && canEdit ? (
+        <ArgumentEditor
+          approval={approval}
+          isApproving={deciding === "approve"}
+          serverErrors={argErrors}
+          onApprove={(args) => void decide("approve", args)}
         />
-      </div>
-      <div className="flex flex-wrap gap-2">
-        <Button
-          type="submit"
-          disabled={deciding !== null || isDone}
-          aria-busy={deciding === "approve" || undefined}
-        >
-          {deciding === "approve" ? "Approving…" : "Approve"}
-          <kbd aria-hidden className="rounded bg-indigo-500 px-1 font-mono text-[11px]">
-            a
-          </kbd>
-        </Button>
-        <Button
-          variant="danger"
-          disabled={deciding !== null || isDone}
-          aria-busy={deciding === "deny" || undefined}
-          onClick={() => void decide("deny")}
-        >
-          {deciding === "deny" ? "Denying…" : "Deny"}
-          <kbd aria-hidden className="rounded bg-red-500 px-1 font-mono text-[11px]">
-            d
-          </kbd>
-        </Button>
-      </div>
-    </form>
+      ) : null}
+      {approval.call.kind === "tool_call" && approval.count > 1 ? (
+        <p className="text-xs text-slate-500">
+          Arguments can be edited for a single call only; this item stands for {approval.count} requests.
+        </p>
+      ) : null}
+    </div>
   );
+}
+
+/** The server's field errors as the form shows them: "_" (the whole set) above the form. */
+function toFormErrors(fieldErrors: Record<string, string[]> | undefined, message: string): FormErrors {
+  const errors: FormErrors = {};
+  for (const [field, messages] of Object.entries(fieldErrors ?? {}))
+    errors[field === "_" || field === "arguments" ? "" : field] = messages.join(" ");
+  if (Object.keys(errors).length === 0) errors[""] = message;
+  return errors;
 }

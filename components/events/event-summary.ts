@@ -75,7 +75,7 @@ export function describeEvent(event: RecordedEvent): EventLook {
       return look(
         "approved",
         "green",
-        `${event.decidedBy} approved ${event.tool}${event.reason ? `: ${event.reason}` : ""}`,
+        `${event.decidedBy} approved ${event.tool}${event.editedFields?.length ? ` with edited arguments (${event.editedFields.join(", ")})` : ""}${event.reason ? `: ${event.reason}` : ""}`,
       );
     case "call.denied":
       return look("denied", "red", `${event.decidedBy ?? "Policy"} denied ${event.tool}: ${event.reason}`);

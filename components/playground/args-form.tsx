@@ -1,6 +1,6 @@
 "use client";
 
-import { type FormEvent, type KeyboardEvent, useMemo, useState } from "react";
+import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useState } from "react";
 import type { GovernedToolDto } from "@/components/tools/tool-queries";
 import { Button } from "@/components/ui/button";
 import { FieldErrors } from "@/components/ui/field";
@@ -19,22 +19,42 @@ import {
 } from "./schema-form/form-values";
 import { JsonInput } from "./schema-form/json-input";
 
-type Props = { tool: GovernedToolDto; isRunning: boolean; canRun: boolean; onRun: (args: Args) => void };
+type Props = {
+  tool: Pick<GovernedToolDto, "definition">;
+  isRunning: boolean;
+  canRun: boolean;
+  onRun: (args: Args) => void;
+  /** start from these arguments rather than the schema's defaults (an approver editing a call) */
+  initialArgs?: Args;
+  /** the submit button's words, idle and busy (default: Run, Running…) */
+  submitLabels?: [string, string];
+  /** problems the server found, by field path, shown beside their fields */
+  serverErrors?: FormErrors;
+};
 
 /**
  * The tool's arguments: a form generated from its input schema, or the same value as JSON for
  * anything the form cannot say. Switching keeps the value; the parent remounts this per tool.
+ * The playground runs what it says; the approval page reuses it to edit a held call's arguments.
  */
-export function ArgsForm({ tool, isRunning, canRun, onRun }: Props) {
+export function ArgsForm({ tool, isRunning, canRun, onRun, initialArgs, submitLabels, serverErrors }: Props) {
   const schema = tool.definition.inputSchema;
   const fields = useMemo(() => toFormFields(schema), [schema]);
   const [mode, setMode] = useState<"form" | "json">(isFormable(schema) ? "form" : "json");
-  const [values, setValues] = useState<Args>(() => initialValues(fields));
+  const [values, setValues] = useState<Args>(() => initialArgs ?? initialValues(fields));
   const [jsonValue, setJsonValue] = useState<unknown>(values);
   // Bumped when the value is replaced from outside, so text inputs start from the new value.
   const [version, setVersion] = useState(0);
   const [errors, setErrors] = useState<FormErrors>({});
   const [jsonError, setJsonError] = useState<string | null>(null);
+  // The server has the last word (the same schema, checked again, and more): its problems show
+  // beside their fields, or above the JSON when that is what is being edited.
+  useEffect(() => {
+    if (!serverErrors) return;
+    setErrors(serverErrors);
+    const messages = Object.values(serverErrors);
+    if (messages.length > 0) setJsonError(messages.join(" "));
+  }, [serverErrors]);
 
   const toJson = () => {
     setJsonValue(cleanValue(values));
@@ -110,7 +130,7 @@ export function ArgsForm({ tool, isRunning, canRun, onRun }: Props) {
       ) : null}
       <div className="mt-5 flex items-center gap-3">
         <Button type="submit" disabled={!canRun || isRunning} aria-busy={isRunning || undefined}>
-          {isRunning ? "Running…" : "Run"}
+          {isRunning ? (submitLabels?.[1] ?? "Running…") : (submitLabels?.[0] ?? "Run")}
         </Button>
         <span className="text-xs text-slate-500">Ctrl + Enter</span>
       </div>

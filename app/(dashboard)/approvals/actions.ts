@@ -19,6 +19,7 @@ async function decide(
   decision: "approve" | "deny",
   id: string,
   reason: string | undefined,
+  args?: unknown,
 ): Promise<ActionResult<DecisionOutcome>> {
   return runAction("decide", async ({ db, tenant, actor }) => {
     const { call } = await decideApprovalItem(db, {
@@ -26,7 +27,11 @@ async function decide(
       id: parseOrThrow(idParam, id, "The approval id"),
       decision,
       // The reason is validated by the service, with the same schema as the REST route.
-      input: { ...(reason?.trim() ? { reason } : {}), withDuplicates: true },
+      // Edited arguments are one call's (the service refuses them for a group); validated there too.
+      input: {
+        ...(reason?.trim() ? { reason } : {}),
+        ...(args === undefined ? { withDuplicates: true } : { arguments: args }),
+      },
       decider: { kind: "operator", id: actor.userId },
     });
     return { id: call.id, tool: call.tool, status: call.status, approval: call.approval };
@@ -35,8 +40,9 @@ async function decide(
 
 // No revalidatePath: the pages read through React Query, which the event stream keeps fresh.
 
-export async function approveCallAction(id: string, reason?: string) {
-  return decide("approve", id, reason);
+/** `args`: approve the call with these arguments instead of the requested ones (one call only). */
+export async function approveCallAction(id: string, reason?: string, args?: unknown) {
+  return decide("approve", id, reason, args);
 }
 
 export async function denyCallAction(id: string, reason?: string) {

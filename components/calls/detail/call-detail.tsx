@@ -9,6 +9,7 @@ import { callKeys, callQuery } from "../call-queries";
 import { JsonView } from "../json-view";
 import { useLiveInvalidation } from "../use-live-invalidation";
 import { useNow } from "../use-now";
+import { ArgumentEditTable } from "./argument-edit-table";
 import { CallHeader } from "./call-header";
 import { CallResult } from "./call-result";
 import { CallTimeline } from "./call-timeline";
@@ -42,8 +43,13 @@ export function CallDetail({ id }: { id: string }) {
         <div className="min-w-0">
           <section aria-labelledby="arguments-title">
             <SectionTitle aside="secret values arrive already redacted">
-              <span id="arguments-title">Arguments</span>
+              <span id="arguments-title">{call.argumentEdit ? "Arguments, as approved" : "Arguments"}</span>
             </SectionTitle>
+            {call.argumentEdit ? (
+              <div className="mb-3">
+                <ArgumentEditTable edit={call.argumentEdit} ran={call.arguments} />
+              </div>
+            ) : null}
             <JsonView value={call.arguments} label="Arguments" emptyText="Called without arguments." />
           </section>
           <section aria-labelledby="result-title" className="mt-6">

@@ -16,6 +16,10 @@ export type TimelineStep = {
   isOngoing?: boolean;
 };
 
+/** call.approved: the fields an approver changed, as a list to read; null when none. */
+const edited = (d: Record<string, unknown>) =>
+  Array.isArray(d.editedFields) && d.editedFields.length > 0 ? d.editedFields.join(", ") : null;
+
 const text = (value: unknown) => (typeof value === "string" && value !== "" ? value : null);
 
 function describeEntry(entry: TimelineEntry, call: CallDto): Pick<TimelineStep, "tone" | "title" | "detail"> {
@@ -28,8 +32,11 @@ function describeEntry(entry: TimelineEntry, call: CallDto): Pick<TimelineStep, 
     case "call.approved":
       return {
         tone: "ok",
-        title: `Approved by ${text(d.decidedBy) ?? "an approver"}`,
-        detail: text(d.reason) && `Reason: ${d.reason}`,
+        title: `Approved by ${text(d.decidedBy) ?? "an approver"}${edited(d) ? " with edited arguments" : ""}`,
+        detail:
+          [edited(d) && `Changed: ${edited(d)}`, text(d.reason) && `Reason: ${d.reason}`]
+            .filter(Boolean)
+            .join(" · ") || null,
       };
     case "call.denied":
       return {
