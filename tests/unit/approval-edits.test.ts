@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { describeEdit } from "@/lib/approvals/edit-note";
 import { mergeEditedArguments } from "@/lib/approvals/merge-edit";
 import { EDITED_ARGUMENTS_META, editedFieldsOf, withEditNote } from "@/lib/calls/argument-diff";
+import type { CallDto } from "@/lib/calls/call-view";
+import { callToToolResult } from "@/lib/gateway/server/results";
 
 /*
  * "Approve with edits", the pure parts: the approver edits what they were shown (secrets read
@@ -72,5 +74,32 @@ describe("the note an edited call's result carries", () => {
     expect(describeEdit("fixture__record", { token: "A", n: 1 }, { token: "B" }, ["n", "token"])).toBe(
       'fixture__record approved with edited arguments — n: 1 → (not set); token: "A" → "B"',
     );
+  });
+});
+
+describe("an edited call that failed, as the agent reads it through /mcp", () => {
+  it("says the approver changed the arguments, and what ran", () => {
+    const call = {
+      id: "c1",
+      tool: "fixture__record",
+      kind: "tool_call",
+      status: "failed",
+      error: { code: "upstream_error", message: "boom" },
+      arguments: { token: "B" },
+      argumentEdit: { requestedArguments: { token: "A" }, editedFields: ["token"] },
+      result: null,
+    } as unknown as CallDto;
+    const result = callToToolResult(call, { waitedSeconds: 0 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]).toEqual({
+      type: "text",
+      text: 'Call c1 to fixture__record failed (upstream_error): boom (An approver changed the arguments before approving it: token; it ran with {"token":"B"}.)',
+    });
+    // Not edited: the message is as before.
+    const plain = callToToolResult({ ...call, argumentEdit: null }, { waitedSeconds: 0 });
+    expect(plain.content[0]).toEqual({
+      type: "text",
+      text: "Call c1 to fixture__record failed (upstream_error): boom",
+    });
   });
 });

@@ -28,7 +28,7 @@ export function callToToolResult(call: CallDto, options: { waitedSeconds: number
       return toolError(`Call ${call.id} to ${call.tool} was cancelled.`);
     case "failed":
       return toolError(
-        `Call ${call.id} to ${call.tool} failed (${call.error?.code ?? "error"}): ${call.error?.message ?? "no detail"}`,
+        `Call ${call.id} to ${call.tool} failed (${call.error?.code ?? "error"}): ${call.error?.message ?? "no detail"}${editedText(call)}`,
       );
     case "pending_approval":
     case "approved":
@@ -48,6 +48,14 @@ export function stillOpenText(call: CallDto, waitedSeconds: number): string {
     `Call ${call.id} to ${call.tool} ${state} after ${waitedSeconds} s. ` +
     `Collect its outcome with the ${WAIT_CALL_TOOL} tool, arguments {"callId": "${call.id}"}.`
   );
+}
+
+/** A failed call an approver had edited: the model must not think its own arguments failed. */
+function editedText(call: CallDto): string {
+  const fields = call.argumentEdit?.editedFields;
+  if (!call.argumentEdit) return "";
+  const ran = JSON.stringify(call.arguments);
+  return ` (An approver changed the arguments before approving it${fields?.length ? `: ${fields.join(", ")}` : ""}; it ran with ${ran.length > 500 ? `${ran.slice(0, 499)}…` : ran}.)`;
 }
 
 function denialReason(call: CallDto): string {
