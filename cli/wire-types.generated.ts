@@ -4488,6 +4488,7 @@ export interface operations {
           reason?: string;
           startWithinSeconds?: number;
           withDuplicates?: boolean;
+          /** @description Approve only: run the call with these arguments instead (the whole set; a [redacted] value left as shown keeps the caller's secret). Same tool; checked against its input schema. Not with withDuplicates. */
           arguments?: {
             [key: string]: unknown;
           };
@@ -4592,6 +4593,7 @@ export interface operations {
           reason?: string;
           startWithinSeconds?: number;
           withDuplicates?: boolean;
+          /** @description Approve only: run the call with these arguments instead (the whole set; a [redacted] value left as shown keeps the caller's secret). Same tool; checked against its input schema. Not with withDuplicates. */
           arguments?: {
             [key: string]: unknown;
           };

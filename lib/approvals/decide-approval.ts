@@ -46,7 +46,13 @@ export const decideInputSchema = z.strictObject({
    * approving: the arguments to run the call with instead of the requested ones — the whole set, as
    * shown ([redacted] where a secret was left unchanged). Same tool; checked against its input schema.
    */
-  arguments: z.record(z.string(), z.unknown(), { error: "arguments must be a JSON object." }).optional(),
+  arguments: z
+    .record(z.string(), z.unknown(), { error: "arguments must be a JSON object." })
+    .optional()
+    .meta({
+      description:
+        "Approve only: run the call with these arguments instead (the whole set; a [redacted] value left as shown keeps the caller's secret). Same tool; checked against its input schema. Not with withDuplicates.",
+    }),
 });
 
 export async function decideApproval(
