@@ -4,6 +4,7 @@ import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.j
 import type { APIRequestContext } from "@playwright/test";
 import { e2eBootstrapKey } from "../../playwright.config";
 import { createAgent } from "./agents";
+import { cliEnv, makeConfigHome, runCli } from "./cli-runner";
 import { admin, expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
 
@@ -18,6 +19,7 @@ test.describe.configure({ mode: "serial" });
 
 const TOOL = "local-tools__word_count";
 let api: APIRequestContext;
+let agentRest: APIRequestContext;
 let agentId = "";
 let client: Client;
 let toolId = "";
@@ -35,7 +37,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     patterns: [TOOL],
   });
   agentId = created.principalId;
-  await created.agent.dispose();
+  agentRest = created.agent;
   const { tools } = (await (await api.get(`/api/v1/tools?q=${TOOL}`)).json()) as {
     tools: { id: string; gatewayName: string; effect: string | null }[];
   };
@@ -54,6 +56,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
 
 test.afterAll(async () => {
   await client?.close();
+  await agentRest?.dispose();
   // A test that stopped half-way leaves no call of this agent in the shared queue.
   const { approvals } = (await (await api.get("/api/v1/approvals?status=pending")).json()) as {
     approvals: { call: { id: string; requester: { id: string } } }[];
@@ -125,4 +128,42 @@ test("an approver edits an argument; the agent gets the edited call's result, an
   await expect(approved).toContainText(`Approved by ${admin.name} with edited arguments`);
   await expect(approved).toContainText("Changed: text");
   await page.screenshot({ path: "test-results/approval-edit-call-page.png", fullPage: true });
+});
+
+test("switchboard approvals approve --arguments runs the edited call; a schema refusal names the field", async ({
+  baseURL,
+}) => {
+  const created = await agentRest.post("/api/v1/calls", {
+    data: { tool: TOOL, arguments: { text: "from the cli test" }, waitSeconds: 0 },
+  });
+  expect(created.status(), await created.text()).toBe(202);
+  const callId = ((await created.json()) as { call: { id: string } }).call.id;
+  const env = cliEnv(baseURL ?? "", makeConfigHome());
+
+  const refused = await runCli(["approvals", "approve", callId, "--arguments", '{"text": 5}'], env);
+  expect(refused.code).not.toBe(0);
+  expect(refused.stderr).toContain("text must be text");
+
+  const approved = await runCli(
+    ["approvals", "approve", callId, "--arguments", '{"text": "two words"}'],
+    env,
+  );
+  expect(approved.code, approved.stderr).toBe(0);
+  expect(approved.stdout).toContain("with edited arguments");
+
+  const waited = await agentRest.get(`/api/v1/calls/${callId}/wait?timeoutSeconds=30`);
+  const { call } = (await waited.json()) as {
+    call: {
+      status: string;
+      argumentEdit: { editedFields: string[]; requestedArguments: Record<string, unknown> } | null;
+      result: { structuredContent?: { words: number }; content: { text?: string }[] } | null;
+    };
+  };
+  expect(call.status).toBe("succeeded");
+  expect(call.argumentEdit).toEqual({
+    editedFields: ["text"],
+    requestedArguments: { text: "from the cli test" },
+  });
+  expect(call.result?.structuredContent?.words).toBe(2);
+  expect(call.result?.content.at(-1)?.text).toContain("an approver changed the arguments");
 });
