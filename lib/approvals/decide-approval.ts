@@ -1,6 +1,7 @@
 import { and, eq, gt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { approvals, calls } from "@/db/schema";
+import type { AuditActor } from "@/lib/auth/audit";
 import { recordCallEvent } from "@/lib/calls/call-events";
 import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
 import { runApprovedCall } from "@/lib/calls/run-approved-call";
@@ -10,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { faultPoint } from "@/lib/fault-point";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
+import { allowRuleTermSchema, expiryOf, insertAllowRule } from "./allow-rules";
 import { expireDueApprovals } from "./close-pending";
 import { type Decider, peopleBehindCall, personBehindDecider } from "./people-behind";
 
@@ -39,6 +41,11 @@ export const decideInputSchema = z.strictObject({
     .optional(),
   /** decide the item's pending duplicates the same way (lib/approvals/decide-group.ts) */
   withDuplicates: z.boolean({ error: "withDuplicates is true or false." }).optional(),
+  /**
+   * approving: also let the call's principal call this tool without an approver for a while
+   * ({durationMinutes | until, conditions?}), in the same transaction (lib/approvals/allow-rules.ts)
+   */
+  allowRule: allowRuleTermSchema.optional(),
 });
 
 export async function decideApproval(
@@ -50,10 +57,21 @@ export async function decideApproval(
     decision: "approve" | "deny";
     input: unknown;
     decider: Decider;
+    /** who decides, as the audit log names them: needed to make an allow rule */
+    by?: AuditActor;
   },
 ): Promise<CallDto> {
-  const { reason, startWithinSeconds } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const { reason, startWithinSeconds, allowRule } = parseOrThrow(
+    decideInputSchema,
+    params.input ?? {},
+    "The decision",
+  );
   const view = await findApprovalOrThrow(db, params);
+  if (allowRule) {
+    // Checked before anything is decided: a rule that cannot be made leaves the approval pending.
+    expiryOf(allowRule);
+    assertRuleFits(params.decision, view);
+  }
   const approvalId = view.approval?.id ?? "";
 
   const now = new Date();
@@ -68,6 +86,15 @@ export async function decideApproval(
     // Checked once the approval is ours, in the same transaction: a refusal rolls the decision
     // back, and an approve and a deny race on the update alone, neither slowed by the check.
     await assertMayDecide(tx, { ...params, view });
+    if (allowRule)
+      await insertAllowRule(tx, {
+        tenantId: params.tenantId,
+        principalId: view.call.requesterId,
+        tool: view.call.gatewayName,
+        term: allowRule,
+        by: params.by ?? null,
+        sourceCallId: view.call.id,
+      });
     await tx
       .update(calls)
       .set(
@@ -107,6 +134,18 @@ export async function decideApproval(
     );
   }
   return toCallDto(after);
+}
+
+/** A rule is made only when approving a tool call of a principal (operators need no rules). */
+function assertRuleFits(decision: "approve" | "deny", view: CallView): void {
+  if (decision !== "approve")
+    throw new AppError("validation", "An allow rule is made only when approving.", {
+      fieldErrors: { allowRule: ["Only when approving."] },
+    });
+  if (view.call.requesterKind !== "principal" || view.call.kind !== "tool_call")
+    throw new AppError("validation", "Allow rules are for tool calls of principals; this call is not one.", {
+      fieldErrors: { allowRule: ["Not for this call."] },
+    });
 }
 
 async function findApprovalOrThrow(
