@@ -2,7 +2,10 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { revokeAllowRule } from "@/lib/approvals/allow-rules";
 import { decideApprovalItem } from "@/lib/approvals/decide-group";
+import { auditActorOf } from "@/lib/auth/actor";
+import { roleCan } from "@/lib/auth/permissions";
 import type { CallDto } from "@/lib/calls/call-view";
 import { parseOrThrow } from "@/lib/validation";
 
@@ -19,6 +22,7 @@ async function decide(
   decision: "approve" | "deny",
   id: string,
   reason: string | undefined,
+  allowRule?: unknown,
 ): Promise<ActionResult<DecisionOutcome>> {
   return runAction("decide", async ({ db, tenant, actor }) => {
     const { call } = await decideApprovalItem(db, {
@@ -26,8 +30,13 @@ async function decide(
       id: parseOrThrow(idParam, id, "The approval id"),
       decision,
       // The reason is validated by the service, with the same schema as the REST route.
-      input: { ...(reason?.trim() ? { reason } : {}), withDuplicates: true },
+      input: {
+        ...(reason?.trim() ? { reason } : {}),
+        ...(allowRule ? { allowRule } : {}),
+        withDuplicates: true,
+      },
       decider: { kind: "operator", id: actor.userId },
+      by: auditActorOf(actor),
     });
     return { id: call.id, tool: call.tool, status: call.status, approval: call.approval };
   });
@@ -35,8 +44,21 @@ async function decide(
 
 // No revalidatePath: the pages read through React Query, which the event stream keeps fresh.
 
-export async function approveCallAction(id: string, reason?: string) {
-  return decide("approve", id, reason);
+/** `allowRule` ({durationMinutes | until, conditions}) also lets later matching calls through; validated by the service. */
+export async function approveCallAction(id: string, reason?: string, allowRule?: unknown) {
+  return decide("approve", id, reason, allowRule);
+}
+
+export async function revokeAllowRuleAction(id: string): Promise<ActionResult<{ id: string }>> {
+  return runAction("decide", async ({ db, tenant, actor }) => {
+    const rule = await revokeAllowRule(db, {
+      tenantId: tenant.id,
+      id: parseOrThrow(idParam, id, "The rule id"),
+      by: auditActorOf(actor),
+      isAdmin: roleCan(actor.role, "manage"),
+    });
+    return { id: rule.id };
+  });
 }
 
 export async function denyCallAction(id: string, reason?: string) {
