@@ -83,6 +83,7 @@ test("approve and allow: the next matching call runs at once, a revoked rule let
   const value = detail.getByLabel("Value of text");
   await expect(value).toHaveValue(`rule-${run}-first`);
   await value.fill(`rule-${run}-.*`);
+  await detail.screenshot({ path: "test-results/allow-rules-approve.png" });
   await detail.getByRole("button", { name: /Approve and allow/ }).click();
   await expect(page.getByTestId(`approval-${held.id}`)).toHaveCount(0);
 
