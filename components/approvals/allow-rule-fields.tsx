@@ -23,6 +23,9 @@ type ConditionDraft = { field: string; isOn: boolean; op: "equals" | "matches"; 
 
 export type AllowRuleDraft = ReturnType<typeof useAllowRuleDraft>;
 
+// The shared input style is full width; these sit in a sentence.
+const inlineInputClass = inputClass.replace("w-full", "w-auto");
+
 const textOf = (value: unknown) => (typeof value === "string" ? value : JSON.stringify(value));
 
 export function useAllowRuleDraft(args: Record<string, unknown>) {
@@ -59,7 +62,7 @@ export function AllowRuleFields({ id, draft, tool }: { id: string; draft: AllowR
           id={`${id}-term`}
           value={term}
           onChange={(event) => setTerm(event.target.value as Term)}
-          className={`${inputClass} w-auto`}
+          className={inlineInputClass}
         >
           {terms.map((t) => (
             <option key={t.value} value={t.value}>
@@ -73,7 +76,7 @@ export function AllowRuleFields({ id, draft, tool }: { id: string; draft: AllowR
             aria-label="Allow until"
             value={until}
             onChange={(event) => setUntil(event.target.value)}
-            className={`${inputClass} w-auto`}
+            className={inlineInputClass}
           />
         ) : null}
       </div>
@@ -97,7 +100,7 @@ export function AllowRuleFields({ id, draft, tool }: { id: string; draft: AllowR
                 value={condition.op}
                 disabled={!condition.isOn}
                 onChange={(event) => update(index, { op: event.target.value as ConditionDraft["op"] })}
-                className={`${inputClass} w-auto`}
+                className={inlineInputClass}
               >
                 <option value="equals">equals</option>
                 <option value="matches">matches pattern</option>
@@ -108,7 +111,7 @@ export function AllowRuleFields({ id, draft, tool }: { id: string; draft: AllowR
                 disabled={!condition.isOn}
                 maxLength={2000}
                 onChange={(event) => update(index, { value: event.target.value })}
-                className={`${inputClass} min-w-40 flex-1 font-mono text-xs`}
+                className={`${inlineInputClass} min-w-40 flex-1 font-mono text-xs`}
               />
             </div>
           ))}
