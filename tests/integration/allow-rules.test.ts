@@ -8,8 +8,9 @@ import { GET as getCallRoute } from "@/app/api/v1/calls/[id]/route";
 import { POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { PUT as putGrantsRoute } from "@/app/api/v1/principals/[id]/grants/route";
 import { allowRules, auditEvents, events } from "@/db/schema";
+import { createPrincipalKey } from "@/lib/principals/principal-access";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
-import { drivers } from "../fixtures/databases";
+import { createTestAgent, drivers } from "../fixtures/databases";
 import { bearer, type Json, sendTo } from "../fixtures/route-request";
 
 /*
@@ -215,6 +216,25 @@ describe.each(drivers)("allow rules on %s", (driver) => {
     });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body.error)).toContain(reason);
+  });
+
+  it("no self-approval: a person may not make a rule for an agent whose key they created", async () => {
+    const own = await createTestAgent(world.handle.db, {
+      tenantId: world.tenantId,
+      name: `own-agent-${driver}`,
+      patterns: ["fixture__record"],
+    });
+    await createPrincipalKey(world.handle.db, {
+      tenantId: world.tenantId,
+      principalId: own.id,
+      input: { name: "made by approver b" },
+      by: { kind: "operator", id: world.approvers[1]?.userId ?? "" },
+    });
+    const body = { principalId: own.id, tool: "fixture__record", durationMinutes: 15 };
+    const refused = await createRule(otherApprover(), body);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain("No self-approval");
+    expect((await createRule(approver(), body)).status).toBe(201);
   });
 
   it("a rule that cannot be made leaves the approval pending", async () => {
