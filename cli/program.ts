@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAllowRules } from "./commands/allow-rules";
 import { registerApprovals } from "./commands/approvals";
 import { registerAudit } from "./commands/audit";
 import { registerCall } from "./commands/call";
@@ -51,6 +52,7 @@ Examples:
   registerCall(program);
   registerCalls(program);
   registerApprovals(program);
+  registerAllowRules(program);
   registerEvents(program);
   registerPrincipals(program);
   registerGateway(program);

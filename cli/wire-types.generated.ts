@@ -495,6 +495,56 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/allow-rules": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace's allow rules
+     * @description Active, expired and revoked, newest first (at most 500).
+     *
+     *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["listAllowRules"];
+    put?: never;
+    /**
+     * Let a principal call a tool without approval for a while
+     * @description Give `durationMinutes` or `until`. Later calls of the principal to the tool that would wait for an approver run at once and name the rule (`allowedByRule`). A rule never widens grants: it is refused for a tool the principal has no grant for. Also made when approving (`allowRule` on approve).
+     *
+     *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
+     */
+    post: operations["createAllowRule"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/allow-rules/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Revoke an allow rule
+     * @description Admins, or the person who made the rule. The next matching call waits for an approver again.
+     *
+     *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
+     */
+    delete: operations["revokeAllowRule"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/principals": {
     parameters: {
       query?: never;
@@ -1917,6 +1967,8 @@ export interface components {
         message: string;
       } | null;
       approval: components["schemas"]["ApprovalInfo"] | null;
+      /** @description The allow rule that let the call run without waiting for an approver, if one did. */
+      allowedByRule: string | null;
       durationMs: number | null;
       createdAt: string;
       startedAt: string | null;
@@ -1995,6 +2047,8 @@ export interface components {
         message: string;
       } | null;
       approval: components["schemas"]["ApprovalInfo"] | null;
+      /** @description The allow rule that let the call run without waiting for an approver, if one did. */
+      allowedByRule: string | null;
       durationMs: number | null;
       createdAt: string;
       startedAt: string | null;
@@ -2044,6 +2098,8 @@ export interface components {
           code: string;
           message: string;
         } | null;
+        /** @description The allow rule that let the call run without waiting for an approver, if one did. */
+        allowedByRule: string | null;
         durationMs: number | null;
         createdAt: string;
         startedAt: string | null;
@@ -2058,6 +2114,36 @@ export interface components {
       count: number;
       /** @description Pending: the other calls of the group, oldest first; `withDuplicates: true` on a decision decides them too. */
       duplicateCallIds: string[];
+    };
+    AllowRule: {
+      id: string;
+      principal: {
+        id: string;
+        name: string;
+      };
+      /** @description The gateway name, `<server>__<tool>`. */
+      tool: string;
+      /** @description All must hold; empty: any arguments. */
+      conditions: components["schemas"]["AllowRuleCondition"][];
+      expiresAt: string;
+      /** @enum {string} */
+      status: "active" | "expired" | "revoked";
+      createdBy: {
+        id: string | null;
+        name: string | null;
+      };
+      createdAt: string;
+      revokedAt: string | null;
+      revokedBy: string | null;
+      /** @description The call whose approval it was made from. */
+      sourceCallId: string | null;
+    };
+    /** @description A top-level argument (as stored, secrets scrubbed) equals `value`, or matches it as a whole-value pattern (a safe subset of regular expressions: no backreferences, lookarounds or repeated groups, at most two repetitions, at most 200 characters; values over 1024 characters never match). */
+    AllowRuleCondition: {
+      field: string;
+      /** @enum {string} */
+      op: "equals" | "matches";
+      value: string;
     };
     /** @description An agent or MCP client of the workspace. */
     Principal: {
@@ -2332,6 +2418,33 @@ export interface components {
         }
       | {
           /** @constant */
+          type: "allow_rule.created";
+          ruleId: string;
+          principalId: string;
+          principalName: string;
+          tool: string;
+          expiresAt: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
+        }
+      | {
+          /** @constant */
+          type: "allow_rule.revoked";
+          ruleId: string;
+          tool: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
+        }
+      | {
+          /** @constant */
           type: "call.requested";
           callId: string;
           /** @enum {string} */
@@ -2347,6 +2460,7 @@ export interface components {
             id: string;
             name: string;
           };
+          allowedByRule?: string;
         }
       | {
           /** @constant */
@@ -4492,6 +4606,18 @@ export interface operations {
           arguments?: {
             [key: string]: unknown;
           };
+          allowRule?: {
+            durationMinutes?: number;
+            /** Format: date-time */
+            until?: string;
+            /** @default [] */
+            conditions?: {
+              field: string;
+              /** @enum {string} */
+              op: "equals" | "matches";
+              value: string;
+            }[];
+          };
         };
       };
     };
@@ -4597,6 +4723,18 @@ export interface operations {
           arguments?: {
             [key: string]: unknown;
           };
+          allowRule?: {
+            durationMinutes?: number;
+            /** Format: date-time */
+            until?: string;
+            /** @default [] */
+            conditions?: {
+              field: string;
+              /** @enum {string} */
+              op: "equals" | "matches";
+              value: string;
+            }[];
+          };
         };
       };
     };
@@ -4673,6 +4811,206 @@ export interface operations {
       };
       /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAllowRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every rule. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            allowRules: components["schemas"]["AllowRule"][];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createAllowRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          durationMinutes?: number;
+          /** Format: date-time */
+          until?: string;
+          /** @default [] */
+          conditions?: {
+            field: string;
+            /** @enum {string} */
+            op: "equals" | "matches";
+            value: string;
+          }[];
+          principalId: string;
+          tool: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            allowRule: components["schemas"]["AllowRule"];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No self-approval: the workspace forbids a rule for a principal whose key you created (`forbidden`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No such principal or tool (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  revokeAllowRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The rule's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule, revoked. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            allowRule: components["schemas"]["AllowRule"];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Already revoked (`conflict`). */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -106,3 +106,6 @@ export type OAuthStandingWire = Answer<"getServerOAuth">;
 export type DisconnectWire = Answer<"disconnectServerOAuth">;
 /** POST /api/v1/servers/{name}/oauth/connect */
 export type ConnectWire = Answer<"connectServerOAuth">;
+
+/** An allow rule: a principal may call a tool without approval until it expires (GET /api/v1/allow-rules). */
+export type AllowRuleWire = Schemas["AllowRule"];

@@ -7,13 +7,12 @@ import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/actions/action-result";
 import type { ApprovalDto } from "@/lib/approvals/types";
+import { AllowRuleFields, useAllowRuleDraft } from "./allow-rule-fields";
 import { ArgumentEditor } from "./argument-editor";
 import { useShortcuts } from "./use-shortcuts";
 
 export type Decision = "approve" | "deny";
 export type DecisionResult = ActionResult<DecisionOutcome>;
-
-const actions = { approve: approveCallAction, deny: denyCallAction };
 
 /**
  * Approve or deny the selected call, with an optional reason. Mounted for one approval at a time
@@ -37,15 +36,20 @@ export function DecisionForm({
   const canEdit = approval.call.kind === "tool_call" && approval.count === 1;
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const reasonId = `reason-${approval.id}`;
+  const draft = useAllowRuleDraft(approval.call.arguments);
+  // Rules are for principals' tool calls: operators are not held by grants, reads need no rule.
+  const canMakeRule = approval.call.requester.kind === "principal" && approval.call.kind === "tool_call";
+  const allowRule = canMakeRule ? draft.toInput() : undefined;
 
   const decide = async (decision: Decision, args?: Args) => {
     if (deciding || isDone) return;
     setDeciding(decision);
     let result: DecisionResult;
     try {
-      result = args
-        ? await approveCallAction(approval.id, reason, args)
-        : await actions[decision](approval.id, reason);
+      result =
+        decision === "approve"
+          ? await approveCallAction(approval.id, reason, { arguments: args, allowRule })
+          : await denyCallAction(approval.id, reason);
     } catch {
       result = {
         ok: false,
@@ -93,13 +97,16 @@ export function DecisionForm({
             className={`${inputClass} mt-1`}
           />
         </div>
+        {canMakeRule ? (
+          <AllowRuleFields id={`rule-${approval.id}`} draft={draft} tool={approval.call.tool} />
+        ) : null}
         <div className="flex flex-wrap gap-2">
           <Button
             type="submit"
             disabled={deciding !== null || isDone}
             aria-busy={deciding === "approve" || undefined}
           >
-            {deciding === "approve" ? "Approving…" : "Approve"}
+            {deciding === "approve" ? "Approving…" : allowRule ? "Approve and allow" : "Approve"}
             <kbd aria-hidden className="rounded bg-indigo-500 px-1 font-mono text-[11px]">
               a
             </kbd>

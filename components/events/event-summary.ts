@@ -97,6 +97,14 @@ export function describeEvent(event: RecordedEvent): EventLook {
       return look("cancelled", "slate", `${event.tool} was withdrawn by the caller`);
     case "policy.changed":
       return look("policy changed", "slate", policySummary(event.subject, event.subjectId));
+    case "allow_rule.created":
+      return look(
+        "rule created",
+        "amber",
+        `${event.principalName} may call ${event.tool} without approval until ${event.expiresAt}`,
+      );
+    case "allow_rule.revoked":
+      return look("rule revoked", "slate", `the allow rule for ${event.tool} was revoked`);
     case "gateway.session_evicted":
       return look(
         "session evicted",

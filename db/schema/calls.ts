@@ -68,6 +68,11 @@ export const calls = pgTable(
      * (lib/calls/unstarted-calls.ts). Null only for calls never `approved`.
      */
     startBy: timestamp("start_by", { withTimezone: true }),
+    /**
+     * The allow rule (allow_rules.id) that let it through without waiting for an approver; kept as
+     * text, not a foreign key, so the call's record outlives the rule.
+     */
+    allowedByRule: text("allowed_by_rule"),
   },
   (t) => [
     index("calls_tenant_created_idx").on(t.tenantId, t.createdAt),

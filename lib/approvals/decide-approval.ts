@@ -1,7 +1,7 @@
 import { and, eq, gt, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { approvals, calls } from "@/db/schema";
-import { recordAudit } from "@/lib/auth/audit";
+import { type AuditActor, recordAudit } from "@/lib/auth/audit";
 import { recordCallEvent } from "@/lib/calls/call-events";
 import { type CallDto, type CallView, loadCallView, toApprovalInfo, toCallDto } from "@/lib/calls/call-view";
 import { runApprovedCall } from "@/lib/calls/run-approved-call";
@@ -11,6 +11,7 @@ import { AppError } from "@/lib/errors";
 import { faultPoint } from "@/lib/fault-point";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
+import { allowRuleTermSchema, expiryOf, insertAllowRule } from "./allow-rules";
 import { expireDueApprovals } from "./close-pending";
 import { describeEdit } from "./edit-note";
 import { type ArgumentEdit, prepareArgumentEdit } from "./edited-arguments";
@@ -53,6 +54,11 @@ export const decideInputSchema = z.strictObject({
       description:
         "Approve only: run the call with these arguments instead (the whole set; a [redacted] value left as shown keeps the caller's secret). Same tool; checked against its input schema. Not with withDuplicates.",
     }),
+  /**
+   * approving: also let the call's principal call this tool without an approver for a while
+   * ({durationMinutes | until, conditions?}), in the same transaction (lib/approvals/allow-rules.ts)
+   */
+  allowRule: allowRuleTermSchema.optional(),
 });
 
 export async function decideApproval(
@@ -64,16 +70,24 @@ export async function decideApproval(
     decision: "approve" | "deny";
     input: unknown;
     decider: Decider;
+    /** who decides, as the audit log names them: needed to make an allow rule */
+    by?: AuditActor;
   },
 ): Promise<CallDto> {
   const {
     reason,
     startWithinSeconds,
     arguments: edited,
+    allowRule,
   } = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
   if (edited && params.decision !== "approve")
     throw new AppError("validation", "Arguments can be edited only when approving; a denial runs nothing.");
   const view = await findApprovalOrThrow(db, params);
+  if (allowRule) {
+    // Checked before anything is decided: a rule that cannot be made leaves the approval pending.
+    expiryOf(allowRule);
+    assertRuleFits(params.decision, view);
+  }
   const approvalId = view.approval?.id ?? "";
   // Prepared before the decision (it reads the tool's schema and opens the sealed arguments); written
   // with it, in its transaction. A decided approval skips it and ends as the conflict it is.
@@ -94,6 +108,15 @@ export async function decideApproval(
     // Checked once the approval is ours, in the same transaction: a refusal rolls the decision
     // back, and an approve and a deny race on the update alone, neither slowed by the check.
     await assertMayDecide(tx, { ...params, view });
+    if (allowRule)
+      await insertAllowRule(tx, {
+        tenantId: params.tenantId,
+        principalId: view.call.requesterId,
+        tool: view.call.gatewayName,
+        term: allowRule,
+        by: params.by ?? null,
+        sourceCallId: view.call.id,
+      });
     await tx
       .update(calls)
       .set(
@@ -159,6 +182,18 @@ export async function decideApproval(
     );
   }
   return toCallDto(after);
+}
+
+/** A rule is made only when approving a tool call of a principal (operators need no rules). */
+function assertRuleFits(decision: "approve" | "deny", view: CallView): void {
+  if (decision !== "approve")
+    throw new AppError("validation", "An allow rule is made only when approving.", {
+      fieldErrors: { allowRule: ["Only when approving."] },
+    });
+  if (view.call.requesterKind !== "principal" || view.call.kind !== "tool_call")
+    throw new AppError("validation", "Allow rules are for tool calls of principals; this call is not one.", {
+      fieldErrors: { allowRule: ["Not for this call."] },
+    });
 }
 
 async function findApprovalOrThrow(

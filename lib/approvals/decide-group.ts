@@ -1,3 +1,4 @@
+import type { AuditActor } from "@/lib/auth/audit";
 import type { CallDto } from "@/lib/calls/call-view";
 import type { Database } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
@@ -15,13 +16,17 @@ import { findPendingDuplicates } from "./duplicates";
  */
 export async function decideApprovalItem(
   db: Database,
-  params: { tenantId: string; id: string; decision: "approve" | "deny"; input: unknown; decider: Decider },
+  params: {
+    tenantId: string;
+    id: string;
+    decision: "approve" | "deny";
+    input: unknown;
+    decider: Decider;
+    by?: AuditActor;
+  },
 ): Promise<{ call: CallDto; duplicates: CallDto[] }> {
-  const { withDuplicates, arguments: edited } = parseOrThrow(
-    decideInputSchema,
-    params.input ?? {},
-    "The decision",
-  );
+  const input = parseOrThrow(decideInputSchema, params.input ?? {}, "The decision");
+  const { withDuplicates, arguments: edited } = input;
   // An edit is one approver's judgement of one request; duplicates are separate requests.
   if (edited && withDuplicates)
     throw new AppError(
@@ -35,7 +40,8 @@ export async function decideApprovalItem(
   const duplicates: CallDto[] = [];
   for (const id of found.get(call.id) ?? []) {
     try {
-      duplicates.push(await decideApproval(db, { ...params, id }));
+      // One rule is enough: it was made with the item itself.
+      duplicates.push(await decideApproval(db, { ...params, id, input: { ...input, allowRule: undefined } }));
     } catch (error) {
       if (!isAppError(error) || error.code !== "conflict") throw error;
     }

@@ -31,6 +31,8 @@ export type AuditAction =
   | "tool.quarantined"
   | "tool.quarantine_cleared"
   | "policy.approvals_changed"
+  | "allow_rule.created"
+  | "allow_rule.revoked"
   | "policy.egress_changed"
   | "gateway.loopback_mapping_changed"
   | "workspace.created"

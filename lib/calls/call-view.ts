@@ -69,6 +69,8 @@ export type CallSummary = {
   isError: boolean | null;
   error: { code: string; message: string } | null;
   approval: ApprovalInfo | null;
+  /** the allow rule that let it run without waiting for an approver */
+  allowedByRule: string | null;
   durationMs: number | null;
   createdAt: string;
   startedAt: string | null;
@@ -185,6 +187,7 @@ export function toCallSummary(view: CallView): CallSummary {
     isError: result ? result.isError === true : null,
     error: call.errorCode ? { code: call.errorCode, message: call.errorMessage ?? "" } : null,
     approval: toApprovalInfo(view),
+    allowedByRule: call.allowedByRule,
     durationMs: call.durationMs,
     createdAt: call.createdAt.toISOString(),
     startedAt: call.startedAt?.toISOString() ?? null,

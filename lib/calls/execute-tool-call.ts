@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findMatchingAllowRule } from "@/lib/approvals/allow-rule-match";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -33,7 +34,8 @@ import { cachedWorkspaceSecrets } from "./workspace-secrets";
  * THE one path of a tool call — REST, playground, gateway, CLI all come here, and nothing else
  * calls a downstream server's tools/call:
  *
- *   scrub → idempotency → authorize (grants | role) → resolve the tool → usable? → approval gate → record
+ *   scrub → idempotency → authorize (grants | role) → resolve the tool → usable? → approval gate
+ *   → (needs approval: an allow rule of the principal?) → record
  *   → run now (allowed) | wait for a decision, bounded by waitMs (needs approval) | stop (denied)
  *
  * Allowed calls run to completion before this returns (the server's call timeout bounds them);
@@ -82,7 +84,15 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   const repeated = await findRepeatedCall(db, { ...callKey, arguments: scrubbed });
   if (repeated) return followCall(db, params, repeated, { waitMs: request.waitMs, isOwnRequest: false });
 
-  const { decision, policy, target } = await decideCall(db, { ...scope, gatewayName: request.tool });
+  const gated = await decideCall(db, { ...scope, gatewayName: request.tool });
+  const { policy, target } = gated;
+  const allowedByRule = await findAllowRule(db, {
+    ...scope,
+    gatewayName: request.tool,
+    decision: gated.decision,
+    scrubbed,
+  });
+  const decision: Decision = allowedByRule ? { kind: "allow" } : gated.decision;
   const callId = crypto.randomUUID();
   const newCall: NewCall = {
     ...callKey,
@@ -94,8 +104,11 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
       ? sealArguments(request.arguments, { tenantId: params.tenantId, callId })
       : null,
     expirySeconds: policy.expirySeconds,
+    allowedByRule,
   };
-  if (decision.kind === "allow" && target && request.idempotencyKey === undefined) {
+  // A rule-allowed call is recorded as approved (naming its rule) and run like one; the journal's
+  // fast start below writes no rule.
+  if (decision.kind === "allow" && target && request.idempotencyKey === undefined && !allowedByRule) {
     // The common case, allowed at once: on record as running (call-journal), run here, no claim.
     return runAllowedCall(db, params, await recordRunningCall(db, newCall), target);
   }
@@ -133,6 +146,29 @@ async function decideCall(
     () => gateCall(target, policy),
   );
   return { decision, policy, target };
+}
+
+/**
+ * Only a principal's call the gate held for approval — its grant already allowed it — may be let
+ * through by an allow rule; the conditions see the scrubbed arguments, as the approver did.
+ */
+async function findAllowRule(
+  db: Database,
+  params: {
+    tenantId: string;
+    requester: Requester;
+    gatewayName: string;
+    decision: Decision;
+    scrubbed: Record<string, unknown>;
+  },
+): Promise<string | undefined> {
+  if (params.decision.kind !== "needs_approval" || params.requester.kind !== "principal") return undefined;
+  return findMatchingAllowRule(db, {
+    tenantId: params.tenantId,
+    principalId: params.requester.id,
+    gatewayName: params.gatewayName,
+    arguments: params.scrubbed,
+  });
 }
 
 /** What running and following a recorded call needs of its request (reads use them too). */

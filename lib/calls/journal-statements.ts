@@ -242,4 +242,6 @@ const emptyCallRow: Omit<
   // Set by the database (the connection's name); not needed in memory.
   runner: null,
   startBy: null,
+  // A call an allow rule let through is recorded by recordCall, never by the journal's start.
+  allowedByRule: null,
 };

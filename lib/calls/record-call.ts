@@ -26,6 +26,8 @@ export type NewCall = {
   sealedArguments: string | null;
   idempotencyKey: string | undefined;
   expirySeconds: number;
+  /** the allow rule that turned "needs approval" into "allow" (lib/approvals/allow-rule-match.ts) */
+  allowedByRule?: string;
 };
 
 /**
@@ -121,6 +123,7 @@ export function toCallValues(call: NewCall): typeof calls.$inferInsert {
     sealedArguments: denied ? null : call.sealedArguments,
     status: statusAfter(call.decision),
     idempotencyKey: call.idempotencyKey ?? null,
+    allowedByRule: call.allowedByRule ?? null,
     // Allowed by policy: approved now, so it must start soon too (lib/calls/unstarted-calls.ts).
     startBy: call.decision.kind === "allow" ? startDeadline(now) : null,
     ...(call.decision.kind === "deny"
@@ -142,7 +145,8 @@ function statusAfter(decision: Decision) {
 }
 
 async function recordDecisionEvents(db: Database, view: CallView, decision: Decision): Promise<void> {
-  await recordCallEvent(db, view, { type: "call.requested" });
+  const rule = view.call.allowedByRule;
+  await recordCallEvent(db, view, { type: "call.requested", ...(rule ? { allowedByRule: rule } : {}) });
   switch (decision.kind) {
     case "allow":
       return;

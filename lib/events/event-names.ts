@@ -18,6 +18,8 @@ export const EVENT_TYPES = [
   "catalog.problem",
   "policy.changed",
   "gateway.session_evicted",
+  "allow_rule.created",
+  "allow_rule.revoked",
   "call.requested",
   "call.approval_required",
   "call.approved",

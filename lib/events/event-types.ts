@@ -42,7 +42,12 @@ const callRef = {
 
 function callEvents() {
   return [
-    z.object({ type: z.literal("call.requested"), ...callRef }),
+    z.object({
+      type: z.literal("call.requested"),
+      ...callRef,
+      /** the allow rule that let it through without an approver (lib/approvals/allow-rule-match.ts) */
+      allowedByRule: z.string().optional(),
+    }),
     z.object({
       type: z.literal("call.approval_required"),
       ...callRef,
@@ -147,6 +152,20 @@ export const eventSchema = z.discriminatedUnion("type", [
     cap: z.enum(["principal", "workspace", "process"]),
     idleSeconds: z.number(),
   }),
+  /**
+   * Allow rules (lib/approvals/allow-rules.ts): someone let a principal call a tool without an
+   * approver for a while, or took that back. Dashboards follow; no process caches rules.
+   */
+  z.object({
+    type: z.literal("allow_rule.created"),
+    ruleId: z.string(),
+    principalId: z.string(),
+    principalName: z.string(),
+    tool: z.string(),
+    expiresAt: z.string(),
+    ...byRef,
+  }),
+  z.object({ type: z.literal("allow_rule.revoked"), ruleId: z.string(), tool: z.string(), ...byRef }),
   ...callEvents(),
 ]);
 

@@ -13,6 +13,7 @@
  */
 import { createDocument, type ZodOpenApiObject } from "zod-openapi";
 import packageJson from "@/package.json";
+import { allowRulePaths } from "./paths/allow-rules";
 import { callPaths } from "./paths/calls";
 import { healthPaths } from "./paths/health";
 import { importExportPaths } from "./paths/import-export";
@@ -64,6 +65,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...importExportPaths,
   ...toolPaths,
   ...callPaths,
+  ...allowRulePaths,
   ...principalPaths,
   ...policyPaths,
   ...peoplePaths,

@@ -2,7 +2,10 @@
 
 import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
+import { revokeAllowRule } from "@/lib/approvals/allow-rules";
 import { decideApprovalItem } from "@/lib/approvals/decide-group";
+import { auditActorOf } from "@/lib/auth/actor";
+import { roleCan } from "@/lib/auth/permissions";
 import type { CallDto } from "@/lib/calls/call-view";
 import { parseOrThrow } from "@/lib/validation";
 
@@ -19,7 +22,7 @@ async function decide(
   decision: "approve" | "deny",
   id: string,
   reason: string | undefined,
-  args?: unknown,
+  approving: { arguments?: unknown; allowRule?: unknown } = {},
 ): Promise<ActionResult<DecisionOutcome>> {
   return runAction("decide", async ({ db, tenant, actor }) => {
     const { call } = await decideApprovalItem(db, {
@@ -28,11 +31,16 @@ async function decide(
       decision,
       // The reason is validated by the service, with the same schema as the REST route.
       // Edited arguments are one call's (the service refuses them for a group); validated there too.
+      // The allow rule ({durationMinutes | until, conditions}) is validated by the service too.
       input: {
         ...(reason?.trim() ? { reason } : {}),
-        ...(args === undefined ? { withDuplicates: true } : { arguments: args }),
+        ...(approving.allowRule ? { allowRule: approving.allowRule } : {}),
+        ...(approving.arguments === undefined
+          ? { withDuplicates: true }
+          : { arguments: approving.arguments }),
       },
       decider: { kind: "operator", id: actor.userId },
+      by: auditActorOf(actor),
     });
     return { id: call.id, tool: call.tool, status: call.status, approval: call.approval };
   });
@@ -40,9 +48,28 @@ async function decide(
 
 // No revalidatePath: the pages read through React Query, which the event stream keeps fresh.
 
-/** `args`: approve the call with these arguments instead of the requested ones (one call only). */
-export async function approveCallAction(id: string, reason?: string, args?: unknown) {
-  return decide("approve", id, reason, args);
+/**
+ * `arguments`: approve the call with these instead of the requested ones (one call only);
+ * `allowRule` ({durationMinutes | until, conditions}) also lets later matching calls through.
+ */
+export async function approveCallAction(
+  id: string,
+  reason?: string,
+  approving: { arguments?: unknown; allowRule?: unknown } = {},
+) {
+  return decide("approve", id, reason, approving);
+}
+
+export async function revokeAllowRuleAction(id: string): Promise<ActionResult<{ id: string }>> {
+  return runAction("decide", async ({ db, tenant, actor }) => {
+    const rule = await revokeAllowRule(db, {
+      tenantId: tenant.id,
+      id: parseOrThrow(idParam, id, "The rule id"),
+      by: auditActorOf(actor),
+      isAdmin: roleCan(actor.role, "manage"),
+    });
+    return { id: rule.id };
+  });
 }
 
 export async function denyCallAction(id: string, reason?: string) {

@@ -1,6 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { AllowRulesView } from "@/components/approvals/allow-rules-view";
 import { approvalKeys, DECIDED_PAGE_SIZE, PENDING_LIMIT } from "@/components/approvals/approval-queries";
+import { ApprovalsTabs } from "@/components/approvals/approvals-tabs";
 import { ApprovalsView } from "@/components/approvals/approvals-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { listApprovals } from "@/lib/approvals/list-approvals";
@@ -9,8 +11,19 @@ import { getPageContext } from "@/lib/auth/page-context";
 export const metadata: Metadata = { title: "Approvals" };
 export const dynamic = "force-dynamic";
 
-export default async function ApprovalsPage() {
-  const { db, tenant, canDecide } = await getPageContext();
+export default async function ApprovalsPage({ searchParams }: { searchParams: Promise<{ tab?: string }> }) {
+  const { db, tenant, canDecide, canManage, actor } = await getPageContext();
+  const description =
+    "Risky tool calls wait here until an operator approves or denies them. Each is decided exactly once.";
+  if ((await searchParams).tab === "rules") {
+    return (
+      <>
+        <PageHeader title="Approvals" description={description} />
+        <ApprovalsTabs current="rules" />
+        <AllowRulesView key={tenant.id} canManage={canManage} userId={actor.userId} />
+      </>
+    );
+  }
   // The same queries the client runs (same limits), so the first paint has the queue and the
   // event stream only has to keep it fresh. One after the other: each may expire overdue approvals.
   const pending = await listApprovals(db, {
@@ -27,10 +40,8 @@ export default async function ApprovalsPage() {
 
   return (
     <>
-      <PageHeader
-        title="Approvals"
-        description="Risky tool calls wait here until an operator approves or denies them. Each is decided exactly once."
-      />
+      <PageHeader title="Approvals" description={description} />
+      <ApprovalsTabs current="queue" />
       <HydrationBoundary state={dehydrate(queryClient)}>
         <ApprovalsView key={tenant.id} canDecide={canDecide} />
       </HydrationBoundary>

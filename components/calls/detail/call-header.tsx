@@ -50,6 +50,17 @@ export function CallHeader({ call }: { call: CallDto }) {
         <Meta label="Call id">
           <code className="font-mono text-xs">{call.id}</code>
         </Meta>
+        {call.allowedByRule ? (
+          <Meta label="Approval">
+            <Link
+              href={`/approvals?tab=rules#rule-${call.allowedByRule}`}
+              className="text-indigo-700 hover:underline"
+              data-testid="allowed-by-rule"
+            >
+              allowed by rule <code className="font-mono text-xs">{call.allowedByRule.slice(0, 8)}</code>
+            </Link>
+          </Meta>
+        ) : null}
         {call.idempotencyKey ? (
           <Meta label="Idempotency key">
             <code className="font-mono text-xs">{call.idempotencyKey}</code>

@@ -26,7 +26,11 @@ function describeEntry(entry: TimelineEntry, call: CallDto): Pick<TimelineStep, 
   const d = entry.detail;
   switch (entry.type) {
     case "call.requested":
-      return { tone: "neutral", title: `Requested by ${call.requester.name}`, detail: null };
+      return {
+        tone: "neutral",
+        title: `Requested by ${call.requester.name}`,
+        detail: text(d.allowedByRule) && `Allowed without waiting by allow rule ${d.allowedByRule}`,
+      };
     case "call.approval_required":
       return { tone: "wait", title: "Approval required", detail: text(d.reason) };
     case "call.approved":

@@ -53,6 +53,9 @@ const summaryFields = {
     .nullable()
     .meta({ description: "Why the call produced no result (policy_denied, timeout, upstream_error…)." }),
   approval: approvalInfoSchema.nullable(),
+  allowedByRule: z.string().nullable().meta({
+    description: "The allow rule that let the call run without waiting for an approver, if one did.",
+  }),
   durationMs: z.number().nullable(),
   createdAt: z.string(),
   startedAt: z.string().nullable(),
