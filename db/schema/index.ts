@@ -1,6 +1,7 @@
 export * from "./auth";
 export * from "./calls";
 export * from "./catalog";
+export * from "./elicitations";
 export * from "./instance";
 export * from "./oauth";
 export * from "./policies";
