@@ -8,7 +8,7 @@ import type { Database } from "@/lib/db/client";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import type { OperatorQuestion } from "@/lib/upstream/server-connection";
-import { closeElicitation } from "./close-elicitation";
+import { closeElicitation, onCommittedAnswer } from "./close-elicitation";
 
 /**
  * A server's form elicitation whose caller cannot answer it, put to the workspace's operators
@@ -88,6 +88,7 @@ function awaitAnswer(
       if (settled) return;
       settled = true;
       unsubscribe();
+      stopWaking();
       clearTimeout(expiry);
       signal.removeEventListener("abort", onAbort);
       if ("result" in outcome) resolve(outcome.result);
@@ -114,6 +115,7 @@ function awaitAnswer(
     const unsubscribe = subscribeEvents((event) => {
       if (!settled && event.type === "elicitation.answered" && event.elicitationId === id) void read();
     });
+    const stopWaking = onCommittedAnswer(id, () => void read());
     const expiry = setTimeout(
       () => void close("expired"),
       Math.max(params.expiresAt.getTime() - Date.now(), 0),

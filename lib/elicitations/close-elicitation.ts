@@ -2,6 +2,7 @@ import { and, eq, gt, lte } from "drizzle-orm";
 import { elicitations } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
 import { recordEvent } from "@/lib/events/record-event";
+import { processSingleton } from "@/lib/process-singleton";
 
 /**
  * The one way an elicitation stops being pending: a conditional update from "pending" and its
@@ -27,7 +28,7 @@ export async function closeElicitation(
   },
 ): Promise<Row | undefined> {
   const now = new Date();
-  return db.transaction(async (tx) => {
+  const closed = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(elicitations)
       .set({
@@ -50,6 +51,29 @@ export async function closeElicitation(
     await params.also?.(tx, row);
     return row;
   });
+  if (closed) wakeWaiters(closed.id);
+  return closed;
+}
+
+/**
+ * The waiters of this process, woken once an answer is committed. Another process's answer arrives
+ * as elicitation.answered through the event relay (published at its commit); without a relay the
+ * event is published before the commit, and a waiter reading then would still see "pending".
+ */
+const waiters = processSingleton("ElicitationWaiters", () => new Map<string, Set<() => void>>());
+
+export function onCommittedAnswer(id: string, wake: () => void): () => void {
+  const set = waiters.get(id) ?? new Set<() => void>();
+  set.add(wake);
+  waiters.set(id, set);
+  return () => {
+    set.delete(wake);
+    if (set.size === 0) waiters.delete(id);
+  };
+}
+
+function wakeWaiters(id: string): void {
+  for (const wake of waiters.get(id) ?? []) wake();
 }
 
 /** Expires what fell due with nobody answering (swept whenever the queue is read). */
