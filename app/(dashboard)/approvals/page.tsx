@@ -2,6 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { approvalKeys, DECIDED_PAGE_SIZE, PENDING_LIMIT } from "@/components/approvals/approval-queries";
 import { ApprovalsView } from "@/components/approvals/approvals-view";
+import { ElicitationQueue } from "@/components/approvals/elicitation-queue";
 import { PageHeader } from "@/components/ui/page-header";
 import { listApprovals } from "@/lib/approvals/list-approvals";
 import { getPageContext } from "@/lib/auth/page-context";
@@ -32,6 +33,7 @@ export default async function ApprovalsPage() {
         description="Risky tool calls wait here until an operator approves or denies them. Each is decided exactly once."
       />
       <HydrationBoundary state={dehydrate(queryClient)}>
+        <ElicitationQueue key={`questions-${tenant.id}`} canDecide={canDecide} />
         <ApprovalsView key={tenant.id} canDecide={canDecide} />
       </HydrationBoundary>
     </>
