@@ -12,6 +12,7 @@ import { registerLogin } from "./commands/login";
 import { registerMembers } from "./commands/members";
 import { registerPolicy } from "./commands/policy";
 import { registerPrincipals } from "./commands/principals";
+import { registerQuestions } from "./commands/questions";
 import { registerSecrets } from "./commands/secrets";
 import { registerServers } from "./commands/servers";
 import { registerTools } from "./commands/tools";
@@ -51,6 +52,7 @@ Examples:
   registerCall(program);
   registerCalls(program);
   registerApprovals(program);
+  registerQuestions(program);
   registerEvents(program);
   registerPrincipals(program);
   registerGateway(program);
