@@ -13,6 +13,7 @@ import { registerLogin } from "./commands/login";
 import { registerMembers } from "./commands/members";
 import { registerPolicy } from "./commands/policy";
 import { registerPrincipals } from "./commands/principals";
+import { registerQuestions } from "./commands/questions";
 import { registerSecrets } from "./commands/secrets";
 import { registerServers } from "./commands/servers";
 import { registerTools } from "./commands/tools";
@@ -53,6 +54,7 @@ Examples:
   registerCalls(program);
   registerApprovals(program);
   registerAllowRules(program);
+  registerQuestions(program);
   registerEvents(program);
   registerPrincipals(program);
   registerGateway(program);

@@ -545,6 +545,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/elicitations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Servers' questions waiting for an operator, or answered
+     * @description When a server asks for input (elicitation/create, form mode) during the only call on its connection and that call's caller cannot answer — a REST, playground or CLI call, an agent without the elicitation capability, a client that went away — the question waits here, expiring like an approval. `pending`: oldest first; `answered`: most recently closed first.
+     *
+     *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["listElicitations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/elicitations/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Answer a server's question
+     * @description `accept` with `content` (values that fit the question's `requestedSchema`; a value that does not is a 400 naming the field), `decline`, or `cancel`. The server receives the answer at once; an expired or withdrawn question is cancelled for the server.
+     *
+     *     **Who may call it:** Approvers and admins, or an API key with the admin scope.
+     */
+    post: operations["answerElicitation"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/principals": {
     parameters: {
       query?: never;
@@ -2145,6 +2189,30 @@ export interface components {
       op: "equals" | "matches";
       value: string;
     };
+    Elicitation: {
+      id: string;
+      /** @description The call during which the server asked. */
+      callId: string;
+      tool: string | null;
+      serverId: string | null;
+      serverName: string;
+      /** @description The server's question, as it wrote it. */
+      message: string;
+      /** @description The server's form: a flat object schema of text, number, whole-number, true/false and choice fields. */
+      requestedSchema: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      status: "pending" | "accepted" | "declined" | "cancelled" | "expired";
+      /** @description The values accepted with; null otherwise. */
+      content: {
+        [key: string]: unknown;
+      } | null;
+      decidedBy: string | null;
+      decidedAt: string | null;
+      expiresAt: string;
+      createdAt: string;
+    };
     /** @description An agent or MCP client of the workspace. */
     Principal: {
       id: string;
@@ -2442,6 +2510,26 @@ export interface components {
             id: string | null;
             name: string | null;
           };
+        }
+      | {
+          /** @constant */
+          type: "elicitation.requested";
+          elicitationId: string;
+          callId: string;
+          serverId: string;
+          serverName: string;
+          expiresAt: string;
+        }
+      | {
+          /** @constant */
+          type: "elicitation.answered";
+          elicitationId: string;
+          callId: string;
+          serverId: string;
+          serverName: string;
+          /** @enum {string} */
+          outcome: "accepted" | "declined" | "cancelled" | "expired";
+          decidedBy: string | null;
         }
       | {
           /** @constant */
@@ -5011,6 +5099,161 @@ export interface operations {
       };
       /** @description Already revoked (`conflict`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listElicitations: {
+    parameters: {
+      query?: {
+        status?: "pending" | "answered";
+        callId?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Up to `limit` questions. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            elicitations: components["schemas"]["Elicitation"][];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  answerElicitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The question's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @enum {string} */
+          action: "accept" | "decline" | "cancel";
+          content?: {
+            [key: string]: string | number | boolean | string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The question with its answer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            elicitation: components["schemas"]["Elicitation"];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Already answered, expired, or the call ended: the message says which (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

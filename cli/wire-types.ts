@@ -39,6 +39,9 @@ export type CallWire = Schemas["CallSummary"] & {
 /** An approval as listed (with its call), or as a call carries it. */
 export type ApprovalWire = Schemas["ApprovalInfo"] & { call?: Schemas["Approval"]["call"] };
 
+/** A server's question for an operator (GET /api/v1/elicitations). */
+export type ElicitationWire = Schemas["Elicitation"];
+
 export type PrincipalWire = Schemas["Principal"];
 export type ApiKeyWire = Schemas["ApiKey"];
 export type AuditPageWire = Answer<"listAuditEntries">;

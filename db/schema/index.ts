@@ -2,6 +2,7 @@ export * from "./allow-rules";
 export * from "./auth";
 export * from "./calls";
 export * from "./catalog";
+export * from "./elicitations";
 export * from "./instance";
 export * from "./oauth";
 export * from "./policies";

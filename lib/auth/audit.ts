@@ -38,7 +38,8 @@ export type AuditAction =
   | "workspace.created"
   | "instance.owner_added"
   | "instance.owner_removed"
-  | "instance.policy_changed";
+  | "instance.policy_changed"
+  | "elicitation.answered";
 
 export type AuditEntry = {
   tenantId?: string | null;

@@ -29,6 +29,8 @@ export const EVENT_TYPES = [
   "call.succeeded",
   "call.failed",
   "call.cancelled",
+  "elicitation.requested",
+  "elicitation.answered",
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

@@ -166,6 +166,26 @@ export const eventSchema = z.discriminatedUnion("type", [
     ...byRef,
   }),
   z.object({ type: z.literal("allow_rule.revoked"), ruleId: z.string(), tool: z.string(), ...byRef }),
+  /**
+   * A downstream server asked a question during a call whose caller could not answer it; it waits
+   * for an operator (lib/elicitations). Never the question's fields or the answer's values.
+   */
+  z.object({
+    type: z.literal("elicitation.requested"),
+    elicitationId: z.string(),
+    callId: z.string(),
+    ...serverRef,
+    expiresAt: z.string(),
+  }),
+  z.object({
+    type: z.literal("elicitation.answered"),
+    elicitationId: z.string(),
+    callId: z.string(),
+    ...serverRef,
+    outcome: z.enum(["accepted", "declined", "cancelled", "expired"]),
+    /** the operator or key that answered; null when it expired or the call ended first */
+    decidedBy: z.string().nullable(),
+  }),
   ...callEvents(),
 ]);
 

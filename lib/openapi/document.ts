@@ -15,6 +15,7 @@ import { createDocument, type ZodOpenApiObject } from "zod-openapi";
 import packageJson from "@/package.json";
 import { allowRulePaths } from "./paths/allow-rules";
 import { callPaths } from "./paths/calls";
+import { elicitationPaths } from "./paths/elicitations";
 import { healthPaths } from "./paths/health";
 import { importExportPaths } from "./paths/import-export";
 import { peoplePaths } from "./paths/people";
@@ -36,7 +37,10 @@ const tags: Array<{ name: string; description: string }> = [
     description: "What the servers offer, and how admins govern it: effect, approval rule, enabled.",
   },
   { name: "Calls", description: "Calling a tool through the one governed path, and the call history." },
-  { name: "Approvals", description: "Calls held for a person's decision." },
+  {
+    name: "Approvals",
+    description: "Calls held for a person's decision, and servers' questions for an operator.",
+  },
   { name: "Principals", description: "Agents and MCP clients: their grants and gateway keys." },
   { name: "Policies", description: "The workspace's approval and egress policies." },
   { name: "Secrets", description: "Write-only values servers refer to by name." },
@@ -66,6 +70,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...toolPaths,
   ...callPaths,
   ...allowRulePaths,
+  ...elicitationPaths,
   ...principalPaths,
   ...policyPaths,
   ...peoplePaths,

@@ -8,6 +8,7 @@ import { saveCatalog } from "@/lib/catalog/save-catalog";
 import { backoffDelay } from "@/lib/client/backoff";
 import type { Database } from "@/lib/db/client";
 import { DATABASE_RETRY_BACKOFF, isDatabaseUnavailable, isForeignKeyViolation } from "@/lib/db/errors";
+import { askOperator } from "@/lib/elicitations/ask-operator";
 import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { providerOptions } from "@/lib/oauth/authorization";
@@ -47,6 +48,7 @@ export class ServerRuntime {
       resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
       checkPolicy: (config) => checkConnectionPolicy(db, config),
       upstreamAuth: (config) => this.oauthFor(config),
+      askOperator: (question, signal) => askOperator(db, question, signal),
       onEvent: (event) => this.enqueue(event.serverId, () => this.handle(event)),
       clientInfo: { name: "switchboard", version: packageJson.version },
       ...options,

@@ -11,6 +11,14 @@ import { processSingleton } from "@/lib/process-singleton";
  * nothing is relayed — guessing could hand one client's prompt, form or files to another principal.
  * (A client that could not take a request is no proof that the request is not its own: the server
  * sees the pool's capabilities, not the caller's, so it asks regardless.)
+ *
+ * One exception to "refuse what the caller cannot take": a form elicitation (elicitation/create)
+ * during the only call running on the connection, whose caller cannot answer it (it did not declare
+ * the capability, it came through REST or the CLI, or its client went away mid-request), goes to an
+ * operator instead (lib/elicitations). Only then is the call it belongs to certain — with two
+ * calls in flight, even of one client, the question would be shown on a guessed call's page — and
+ * only a form: its answer is data an operator can type, checked against the server's own schema.
+ * Sampling and roots never go to a person: neither has an answer an operator could give.
  */
 
 /** The server-to-client requests relayed (the pool's client declares these capabilities). */
@@ -30,26 +38,40 @@ export type CallerChannel = {
   log: (message: LogMessage) => void;
 };
 
+/** The recorded call a question may be put to an operator for (see the module comment). */
+export type OperatorTarget = {
+  /** The call's record id: the question is shown with it. */
+  callId: string;
+  /** Stops the call's own timeout while a person answers; the returned function starts it again. */
+  hold: () => () => void;
+  /** Aborted when the call ends (or its caller cancels it): the question is withdrawn. */
+  signal: AbortSignal;
+};
+
 export type Route =
-  | { kind: "relay"; caller: CallerChannel }
+  | { kind: "relay"; caller: CallerChannel; fallback?: OperatorTarget }
+  | { kind: "operator"; target: OperatorTarget; reason: string }
   | { kind: "refuse"; code: ErrorCode; reason: string };
+
+type InFlightCall = { caller: CallerChannel; target: OperatorTarget | undefined };
 
 /** The calls in flight on one connection, by caller. */
 export class InFlightCalls {
-  private readonly callers: CallerChannel[] = [];
+  private readonly calls: InFlightCall[] = [];
 
-  /** A call of `caller` starts; the returned function ends it. */
-  enter(caller: CallerChannel): () => void {
-    this.callers.push(caller);
+  /** A call of `caller` starts; the returned function ends it. `target`: its record, if it has one. */
+  enter(caller: CallerChannel, target?: OperatorTarget): () => void {
+    const call: InFlightCall = { caller, target };
+    this.calls.push(call);
     return () => {
-      const at = this.callers.indexOf(caller);
-      if (at >= 0) this.callers.splice(at, 1);
+      const at = this.calls.indexOf(call);
+      if (at >= 0) this.calls.splice(at, 1);
     };
   }
 
   route(request: RelayedRequest): Route {
-    const owners = new Set(this.callers.map((caller) => caller.owner));
-    const [caller] = this.callers;
+    const owners = new Set(this.calls.map((call) => call.caller.owner));
+    const caller = this.calls[0]?.caller;
     if (!caller) {
       return {
         kind: "refuse",
@@ -64,15 +86,23 @@ export class InFlightCalls {
         reason: `Switchboard cannot tell which of the ${owners.size} clients with calls running on this connection this ${request.method} request is for, so it relays it to none.`,
       };
     }
+    const target = this.operatorTarget(request);
     const refusal = caller.refusal(request);
+    if (refusal && target) return { kind: "operator", target, reason: refusal };
     if (refusal) return { kind: "refuse", code: ErrorCode.MethodNotFound, reason: refusal };
-    return { kind: "relay", caller };
+    return { kind: "relay", caller, ...(target ? { fallback: target } : {}) };
+  }
+
+  /** Whom an operator would answer for: a form elicitation during the only call running here. */
+  private operatorTarget(request: RelayedRequest): OperatorTarget | undefined {
+    if (request.method !== "elicitation/create" || request.params?.mode === "url") return undefined;
+    return this.calls.length === 1 ? this.calls[0]?.target : undefined;
   }
 
   /** Where a log message goes: the one client with calls running here, else nowhere. */
   logTarget(): CallerChannel | undefined {
-    const [caller] = this.callers;
-    return caller && this.callers.every((other) => other.owner === caller.owner) ? caller : undefined;
+    const caller = this.calls[0]?.caller;
+    return caller && this.calls.every((other) => other.caller.owner === caller.owner) ? caller : undefined;
   }
 }
 

@@ -19,6 +19,8 @@ export type ConnectionPoolOptions = {
   checkPolicy?: ConnectionDeps["checkPolicy"];
   /** For OAuth servers: whoever keeps their tokens. */
   upstreamAuth?: ConnectionDeps["upstreamAuth"];
+  /** Who answers a server's form elicitation when the call's caller cannot (lib/elicitations). */
+  askOperator?: ConnectionDeps["askOperator"];
   /** Called synchronously; an exception thrown here is logged, never breaks the pool. */
   onEvent?: (event: PoolEvent) => void;
   clientInfo?: Implementation;
@@ -44,6 +46,7 @@ export class ConnectionPool {
       resolveValue: options.resolveValue,
       checkPolicy: options.checkPolicy,
       upstreamAuth: options.upstreamAuth,
+      askOperator: options.askOperator,
       emit: (event) => {
         try {
           onEvent?.(event);

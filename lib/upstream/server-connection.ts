@@ -2,6 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import {
   type CallToolResult,
+  ErrorCode,
   type Implementation,
   McpError,
   type Progress,
@@ -9,7 +10,8 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
 import { boundRequests } from "./bounded-requests";
-import { callerOf, InFlightCalls, type RelayedRequest } from "./caller-relay";
+import { CallClock } from "./call-clock";
+import { callerOf, InFlightCalls, type OperatorTarget, type RelayedRequest } from "./caller-relay";
 import {
   type ConnectionConfig,
   connectionIdentity,
@@ -53,6 +55,11 @@ export type ConnectionDeps = {
   /** For a server whose auth is OAuth: whoever keeps its tokens (lib/oauth). */
   upstreamAuth?: (config: ConnectionConfig) => UpstreamAuth | undefined;
   emit: (event: PoolEvent) => void;
+  /**
+   * Puts a server's form elicitation to an operator when the caller cannot answer it
+   * (caller-relay; lib/elicitations); resolves with the ElicitResult to return. Without it, refused.
+   */
+  askOperator?: (question: OperatorQuestion, signal: AbortSignal) => Promise<Record<string, unknown>>;
   clientInfo: Implementation;
   supervision: SupervisionPolicy;
   maxMessageBytes: number;
@@ -70,6 +77,18 @@ export type CallToolOptions = {
   /** The call's record id: named in the crash attribution if the server's process exits meanwhile. */
   callId?: string;
 };
+
+/** A server's elicitation/create, for an operator to answer on behalf of the call's caller. */
+export type OperatorQuestion = {
+  callId: string;
+  serverId: string;
+  serverName: string;
+  /** The request's params as the SDK validated them: message, requestedSchema. */
+  params: Record<string, unknown>;
+};
+
+// The SDK's own request timeout is off for tools/call (CallClock keeps it): its largest timer.
+const NO_SDK_TIMEOUT_MS = 2_147_483_647;
 
 type Live = { client: Client; opened: OpenedTransport; connectedAt: Date; probe: ProbeMethod };
 
@@ -157,7 +176,17 @@ export class ServerConnection {
     const client = await this.getClient();
     const live = this.live;
     const timeoutMs = options.timeoutMs ?? this.cfg.callTimeoutMs;
-    const leave = this.inFlight.enter(callerOf(options.signal));
+    const clock = new CallClock(timeoutMs);
+    // Aborted when the call ends however it ends: an operator's question for it is withdrawn.
+    const ended = new AbortController();
+    const target: OperatorTarget | undefined = options.callId
+      ? {
+          callId: options.callId,
+          hold: () => clock.hold(),
+          signal: options.signal ? AbortSignal.any([options.signal, ended.signal]) : ended.signal,
+        }
+      : undefined;
+    const leave = this.inFlight.enter(callerOf(options.signal), target);
     const running: RunningCall | undefined = options.callId
       ? { callId: options.callId, tool: name, startedAt: this.deps.now().toISOString() }
       : undefined;
@@ -169,7 +198,10 @@ export class ServerConnection {
       const result = await client.callTool(
         { name, arguments: args, ...(progressToken ? { _meta: { progressToken } } : {}) },
         undefined,
-        { signal: options.signal, timeout: timeoutMs },
+        {
+          signal: options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal,
+          timeout: NO_SDK_TIMEOUT_MS,
+        },
       );
       return result as CallToolResult;
     } catch (error) {
@@ -183,6 +215,8 @@ export class ServerConnection {
         this.connectionLost(live, failure);
       throw failure;
     } finally {
+      clock.stop();
+      ended.abort();
       leave();
       if (running) this.runningCalls.delete(running);
       if (progressToken) this.progressListeners.delete(progressToken);
@@ -367,8 +401,45 @@ export class ServerConnection {
 
   private async relayRequest(request: RelayedRequest, signal: AbortSignal): Promise<Record<string, unknown>> {
     const route = this.inFlight.route(request);
-    if (route.kind === "refuse") throw new McpError(route.code, route.reason);
-    return route.caller.request(request, signal);
+    switch (route.kind) {
+      case "refuse":
+        throw new McpError(route.code, route.reason);
+      case "operator":
+        return this.askOperator(route.target, request, signal, route.reason);
+      case "relay": {
+        if (!route.fallback) return route.caller.request(request, signal);
+        try {
+          return await route.caller.request(request, signal);
+        } catch (error) {
+          if (signal.aborted || route.fallback.signal.aborted || !isCallerGone(error)) throw error;
+          const reason = "The client that made this call went away before it answered.";
+          return this.askOperator(route.fallback, request, signal, reason);
+        }
+      }
+    }
+  }
+
+  /** The caller cannot answer: an operator may, while the call's own timeout is held. */
+  private async askOperator(
+    target: OperatorTarget,
+    request: RelayedRequest,
+    signal: AbortSignal,
+    refusal: string,
+  ): Promise<Record<string, unknown>> {
+    const ask = this.deps.askOperator;
+    if (!ask) throw new McpError(ErrorCode.MethodNotFound, refusal);
+    const release = target.hold();
+    try {
+      const question = {
+        callId: target.callId,
+        serverId: this.cfg.id,
+        serverName: this.cfg.name,
+        params: request.params ?? {},
+      };
+      return await ask(question, AbortSignal.any([signal, target.signal]));
+    } finally {
+      release();
+    }
   }
 
   // ── losing the connection ──────────────────────────────────────────────────────────────
@@ -551,4 +622,12 @@ async function terminateHttpSession(opened: OpenedTransport & { kind: "http" }):
     transport.terminateSession().catch(() => {}),
     new Promise((resolve) => setTimeout(resolve, 1000).unref()),
   ]);
+}
+
+/**
+ * The caller's client could not be reached (its stream closed, the send failed), as opposed to
+ * answering with an error of its own — which is its answer and is passed on.
+ */
+function isCallerGone(error: unknown): boolean {
+  return !(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed;
 }

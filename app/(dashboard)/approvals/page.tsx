@@ -4,6 +4,7 @@ import { AllowRulesView } from "@/components/approvals/allow-rules-view";
 import { approvalKeys, DECIDED_PAGE_SIZE, PENDING_LIMIT } from "@/components/approvals/approval-queries";
 import { ApprovalsTabs } from "@/components/approvals/approvals-tabs";
 import { ApprovalsView } from "@/components/approvals/approvals-view";
+import { ElicitationQueue } from "@/components/approvals/elicitation-queue";
 import { PageHeader } from "@/components/ui/page-header";
 import { listApprovals } from "@/lib/approvals/list-approvals";
 import { getPageContext } from "@/lib/auth/page-context";
@@ -43,6 +44,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
       <PageHeader title="Approvals" description={description} />
       <ApprovalsTabs current="queue" />
       <HydrationBoundary state={dehydrate(queryClient)}>
+        <ElicitationQueue key={`questions-${tenant.id}`} canDecide={canDecide} />
         <ApprovalsView key={tenant.id} canDecide={canDecide} />
       </HydrationBoundary>
     </>

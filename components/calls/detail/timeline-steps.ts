@@ -72,6 +72,24 @@ function describeEntry(entry: TimelineEntry, call: CallDto): Pick<TimelineStep, 
       };
     case "call.cancelled":
       return { tone: "muted", title: "Withdrawn by the caller", detail: null };
+    case "elicitation.requested":
+      return {
+        tone: "wait",
+        title: "The server asked a question",
+        detail: "Its caller could not answer; it waits for an operator on the Approvals page.",
+      };
+    case "elicitation.answered":
+      return d.outcome === "accepted" || d.outcome === "declined"
+        ? {
+            tone: "ok",
+            title: `Question ${d.outcome} by ${text(d.decidedBy) ?? "an operator"}`,
+            detail: null,
+          }
+        : {
+            tone: "muted",
+            title: d.outcome === "expired" ? "Question expired" : "Question cancelled",
+            detail: text(d.decidedBy) ? `by ${d.decidedBy}` : "The server was told it was cancelled.",
+          };
     default:
       return { tone: "neutral", title: entry.type, detail: null };
   }
