@@ -36,6 +36,9 @@ const actionLabels: Record<string, string> = {
   "instance.owner_added": "Named an instance owner",
   "instance.owner_removed": "Removed an instance owner",
   "instance.policy_changed": "Changed the instance policy",
+  "webhook.created": "Added a webhook",
+  "webhook.updated": "Changed a webhook",
+  "webhook.deleted": "Deleted a webhook",
 };
 
 /** The filter groups: an action's part before the dot. */
@@ -48,6 +51,7 @@ export const auditGroups = [
   { action: "secret", label: "Secrets" },
   { action: "principal", label: "Principals" },
   { action: "tool", label: "Tools" },
+  { action: "webhook", label: "Webhooks" },
   { action: "policy", label: "Policies" },
   { action: "gateway", label: "Gateway" },
   { action: "instance", label: "Instance" },

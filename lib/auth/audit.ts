@@ -35,7 +35,10 @@ export type AuditAction =
   | "workspace.created"
   | "instance.owner_added"
   | "instance.owner_removed"
-  | "instance.policy_changed";
+  | "instance.policy_changed"
+  | "webhook.created"
+  | "webhook.updated"
+  | "webhook.deleted";
 
 export type AuditEntry = {
   tenantId?: string | null;
