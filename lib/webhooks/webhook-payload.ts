@@ -28,7 +28,7 @@ export function bodyOf(format: WebhookFormat, payload: StoredPayload): string {
   }
   const text = `${payload.summary} — ${payload.workspace.name}`;
   return JSON.stringify({
-    text: `${text} <${payload.url}|Open in Switchboard>`,
+    text: `${escapeSlack(text)} <${payload.url}|Open in Switchboard>`,
     blocks: [
       { type: "section", text: { type: "mrkdwn", text: escapeSlack(text) } },
       {
