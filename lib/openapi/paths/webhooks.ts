@@ -35,12 +35,9 @@ export const webhookPaths: ZodOpenApiPathsObject = {
           description: "Added.",
           schema: z.object({
             webhook: webhookSchema,
-            secret: z
-              .string()
-              .nullable()
-              .meta({
-                description: "The HMAC-SHA256 signing secret (generic format); null for Slack. Shown once.",
-              }),
+            secret: z.string().nullable().meta({
+              description: "The HMAC-SHA256 signing secret (generic format); null for Slack. Shown once.",
+            }),
           }),
         },
       ],
