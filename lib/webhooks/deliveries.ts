@@ -1,11 +1,11 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
 import { tenants, webhookDeliveries, webhooks } from "@/db/schema";
-import type { WebhookAttempt } from "@/db/schema/webhooks";
 import type { Queryable } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { RecordedEvent } from "@/lib/events/event-types";
+import type { DeliveryDto } from "./types";
 import { webhookMessageOf } from "./webhook-events";
 import type { StoredPayload } from "./webhook-payload";
 
@@ -15,16 +15,7 @@ import type { StoredPayload } from "./webhook-payload";
  * "Send test" adds one. The worker (delivery-worker) sends them.
  */
 
-export type DeliveryDto = {
-  id: string;
-  type: string;
-  status: "pending" | "delivered" | "failed";
-  attempts: WebhookAttempt[];
-  /** when the next attempt is due; null once delivered or failed */
-  nextAttemptAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { DeliveryDto };
 
 /** Inserts the deliveries an event means; returns how many were new. */
 export async function enqueueEventDeliveries(db: Queryable, event: RecordedEvent): Promise<number> {

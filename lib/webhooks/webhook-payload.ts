@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import type { WebhookFormat } from "./types";
 import type { WebhookMessage } from "./webhook-events";
 
 /**
@@ -8,7 +9,7 @@ import type { WebhookMessage } from "./webhook-events";
  * its URL is the credential, so it carries no signature.
  */
 
-export type WebhookFormat = "slack" | "generic";
+export type { WebhookFormat };
 
 export type StoredPayload = {
   /** the event's id (or "test-…") — stable across retries, for receivers to drop duplicates */

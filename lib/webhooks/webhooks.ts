@@ -9,8 +9,9 @@ import { openValue, sealValue } from "@/lib/secrets/secrets";
 import { assertServerAllowed } from "@/lib/servers/server-policy-check";
 import { parseOrThrow, whenMissing } from "@/lib/validation";
 import { maskUrl } from "./mask-url";
+import type { WebhookDto } from "./types";
 import { webhookEventTypes } from "./webhook-events";
-import { newSigningSecret, type WebhookFormat } from "./webhook-payload";
+import { newSigningSecret } from "./webhook-payload";
 
 /**
  * A workspace's webhooks: create, list, change, delete (admins). The URL is judged by the
@@ -59,17 +60,7 @@ export const updateWebhookSchema = z.strictObject({
   enabled: z.boolean().optional(),
 });
 
-export type WebhookDto = {
-  id: string;
-  name: string;
-  format: WebhookFormat;
-  /** scheme and host, the rest masked: a Slack URL is a credential */
-  url: string;
-  events: string[];
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-};
+export type { WebhookDto };
 
 const urlAad = (id: string) => `webhook/${id}/url`;
 const secretAad = (id: string) => `webhook/${id}/secret`;
