@@ -2,6 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { useNotifyNewApprovals } from "@/components/approvals/approval-notifications";
 import { approvalKeys, PENDING_LIMIT, pendingApprovalsQuery } from "@/components/approvals/approval-queries";
 import { useLiveInvalidation } from "@/components/calls/use-live-invalidation";
 import type { RecordedEvent } from "@/lib/events/event-types";
@@ -25,6 +26,7 @@ const keysFor = (event: RecordedEvent) => (queueEvents.has(event.type) ? liveKey
 export function usePendingApprovalCount(): string | null {
   useLiveInvalidation({ type: "call." }, keysFor, liveKeys);
   const { data } = useQuery(pendingApprovalsQuery());
+  useNotifyNewApprovals(data?.approvals);
   if (!data || data.approvals.length === 0) return null;
   return data.approvals.length >= PENDING_LIMIT ? `${PENDING_LIMIT}+` : String(data.approvals.length);
 }
