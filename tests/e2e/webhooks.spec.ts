@@ -142,3 +142,36 @@ test("a failing receiver shows its retries, then the delivery that got through",
   await page.screenshot({ path: "test-results/webhooks-retries.png", fullPage: true });
   expect(received.filter((r) => r.path === "/flaky")).toHaveLength(3);
 });
+
+test("the sidebar and the tab's title count the approvals waiting, live", async ({ page, api }) => {
+  const pendingNow = async () =>
+    ((await (await api.get("/api/v1/approvals?status=pending&limit=200")).json()) as { approvals: unknown[] })
+      .approvals.length;
+  await page.goto("/servers");
+  await expect(
+    page
+      .getByTestId("connection-state")
+      .or(page.getByRole("heading", { name: "Servers" }))
+      .first(),
+  ).toBeVisible();
+  const before = await pendingNow();
+  const badge = page.getByRole("navigation", { name: "Main" }).getByTestId("pending-approvals-count");
+  if (before === 0) await expect(badge).toHaveCount(0);
+  else await expect(badge).toHaveText(String(before));
+
+  const created = await agent.post("/api/v1/calls", {
+    data: { tool: "local-tools__echo", arguments: { text: `count me ${suffix}` }, waitSeconds: 0 },
+  });
+  expect(created.status(), await created.text()).toBe(202);
+  const callId = ((await created.json()) as { call: { id: string } }).call.id;
+  // No reload: the event stream brings it.
+  await expect(badge).toHaveText(String(before + 1));
+  await expect(page).toHaveTitle(new RegExp(`^\\(${before + 1}\\) `));
+
+  const denied = await api.post(`/api/v1/approvals/${callId}/deny`, { data: { reason: "counted" } });
+  expect(denied.status(), await denied.text()).toBe(200);
+  if (before === 0) {
+    await expect(badge).toHaveCount(0);
+    await expect(page).not.toHaveTitle(/^\(\d+\) /);
+  } else await expect(badge).toHaveText(String(before));
+});
