@@ -64,9 +64,9 @@ test.afterAll(async ({ api }) => {
 });
 
 async function addWebhook(page: import("@playwright/test").Page, name: string, url: string): Promise<void> {
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByLabel("URL", { exact: true }).fill(url);
-  await page.getByLabel("Format", { exact: true }).selectOption("generic");
+  await page.locator("#webhook-name").fill(name);
+  await page.locator("#webhook-url").fill(url);
+  await page.locator("#webhook-format").selectOption("generic");
   await page.getByRole("button", { name: "Add webhook" }).click();
 }
 
