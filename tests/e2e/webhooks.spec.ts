@@ -151,8 +151,10 @@ test("the sidebar and the tab's title count the approvals waiting, live", async 
   await expect(page.getByRole("heading", { name: "Servers", level: 1 })).toBeVisible();
   const before = await pendingNow();
   const badge = page.getByRole("navigation", { name: "Main" }).getByTestId("pending-approvals-count");
+  // The badge reads ", waiting: n" to a screen reader (the words are visually hidden).
+  const countText = (n: number) => new RegExp(`waiting: ${n}$`);
   if (before === 0) await expect(badge).toHaveCount(0);
-  else await expect(badge).toHaveText(String(before));
+  else await expect(badge).toHaveText(countText(before));
 
   const created = await agent.post("/api/v1/calls", {
     data: { tool: "local-tools__echo", arguments: { text: `count me ${suffix}` }, waitSeconds: 0 },
@@ -160,7 +162,7 @@ test("the sidebar and the tab's title count the approvals waiting, live", async 
   expect(created.status(), await created.text()).toBe(202);
   const callId = ((await created.json()) as { call: { id: string } }).call.id;
   // No reload: the event stream brings it.
-  await expect(badge).toHaveText(String(before + 1));
+  await expect(badge).toHaveText(countText(before + 1));
   await expect(page).toHaveTitle(new RegExp(`^\\(${before + 1}\\) `));
 
   const denied = await api.post(`/api/v1/approvals/${callId}/deny`, { data: { reason: "counted" } });
@@ -168,5 +170,5 @@ test("the sidebar and the tab's title count the approvals waiting, live", async 
   if (before === 0) {
     await expect(badge).toHaveCount(0);
     await expect(page).not.toHaveTitle(/^\(\d+\) /);
-  } else await expect(badge).toHaveText(String(before));
+  } else await expect(badge).toHaveText(countText(before));
 });
