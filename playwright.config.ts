@@ -81,6 +81,8 @@ export default defineConfig({
         PORT: String(port),
         SWITCHBOARD_DATA_DIR: e2eDataDir,
         SWITCHBOARD_BOOTSTRAP_API_KEY: e2eBootstrapKey,
+        // Webhook retries two seconds apart: tests/e2e/webhooks.spec.ts watches a failing receiver recover.
+        SWITCHBOARD_WEBHOOK_RETRY_SECONDS: "2,2,2,2",
         NEXT_TELEMETRY_DISABLED: "1",
       },
     },

@@ -67,6 +67,21 @@ const envSchema = z.object({
   SWITCHBOARD_MCP_ENABLED: z.enum(["true", "false"]).default("true"),
   SWITCHBOARD_MCP_APPROVAL_WAIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(50),
   SWITCHBOARD_APPROVED_START_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
+  SWITCHBOARD_WEBHOOK_RETRY_SECONDS: commaSeparated.pipe(
+    z
+      .array(
+        z
+          .string()
+          .pipe(z.coerce.number())
+          .pipe(
+            z
+              .number()
+              .min(0.1, { error: "SWITCHBOARD_WEBHOOK_RETRY_SECONDS: each delay is at least 0.1 s" })
+              .max(86_400, { error: "SWITCHBOARD_WEBHOOK_RETRY_SECONDS: each delay is at most 86400 s" }),
+          ),
+      )
+      .max(20, { error: "SWITCHBOARD_WEBHOOK_RETRY_SECONDS: at most 20 retries" }),
+  ),
   SWITCHBOARD_MCP_RESUMABLE_STREAMS: z.enum(["true", "false"]).default("false"),
   SWITCHBOARD_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
@@ -114,6 +129,8 @@ export type Env = {
   mcpSessionCaps: { perProcess: number; perWorkspace: number; perPrincipal: number };
   /** On SIGTERM/SIGINT, how long calls in flight may run on before they are ended (lib/runtime/shutdown). */
   shutdownGraceSeconds: number;
+  /** The waits between a webhook delivery's attempts (lib/webhooks): one retry per entry. */
+  webhookRetrySeconds: readonly number[];
 };
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -175,6 +192,10 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       perPrincipal: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL,
     },
     shutdownGraceSeconds: env.SWITCHBOARD_SHUTDOWN_GRACE_SECONDS,
+    webhookRetrySeconds:
+      env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS.length > 0
+        ? env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS
+        : [10, 30, 120, 600],
   };
 }
 

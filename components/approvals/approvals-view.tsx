@@ -11,6 +11,7 @@ import { QueryFallback } from "@/components/ui/query-fallback";
 import { SectionTitle } from "@/components/ui/section-title";
 import type { ApprovalDto } from "@/lib/approvals/types";
 import { ApprovalDetail } from "./approval-detail";
+import { NotifyMeButton } from "./approval-notifications";
 import { approvalKeys, pendingApprovalsQuery } from "./approval-queries";
 import { ApprovalQueue } from "./approval-queue";
 import { DecidedHistory } from "./decided-history";
@@ -62,7 +63,10 @@ export function ApprovalsView({ canDecide }: { canDecide: boolean }) {
   return (
     <div>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-        <ConnectionBadge status={status} />
+        <div className="flex items-center gap-3">
+          <ConnectionBadge status={status} />
+          <NotifyMeButton />
+        </div>
         {queue.length > 0 ? <ShortcutLegend canDecide={canDecide} /> : null}
       </div>
       <div aria-live="polite">

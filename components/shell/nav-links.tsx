@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { PendingBadge, usePendingApprovalCount, usePendingTitle } from "./pending-approvals";
 
 export const navItems = [
   { href: "/", label: "Overview" },
@@ -18,6 +19,8 @@ export const navItems = [
 
 export function NavLinks() {
   const pathname = usePathname();
+  const pending = usePendingApprovalCount();
+  usePendingTitle(pending);
   return (
     <nav aria-label="Main" className="flex flex-col gap-0.5">
       {navItems.map((item) => {
@@ -27,11 +30,12 @@ export function NavLinks() {
             key={item.href}
             href={item.href}
             aria-current={isActive ? "page" : undefined}
-            className={`rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+            className={`flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors ${
               isActive ? "bg-slate-800 text-white" : "text-slate-300 hover:bg-slate-800/60 hover:text-white"
             }`}
           >
             {item.label}
+            {item.href === "/approvals" ? <PendingBadge count={pending} /> : null}
           </Link>
         );
       })}

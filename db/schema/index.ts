@@ -10,3 +10,4 @@ export * from "./principals";
 export * from "./secrets";
 export * from "./servers";
 export * from "./tenants";
+export * from "./webhooks";

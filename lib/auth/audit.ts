@@ -39,7 +39,10 @@ export type AuditAction =
   | "instance.owner_added"
   | "instance.owner_removed"
   | "instance.policy_changed"
-  | "elicitation.answered";
+  | "elicitation.answered"
+  | "webhook.created"
+  | "webhook.updated"
+  | "webhook.deleted";
 
 export type AuditEntry = {
   tenantId?: string | null;

@@ -23,6 +23,7 @@ import { policyPaths } from "./paths/policies";
 import { principalPaths } from "./paths/principals";
 import { serverPaths } from "./paths/servers";
 import { toolPaths } from "./paths/tools";
+import { webhookPaths } from "./paths/webhooks";
 import { workspaceDataPaths } from "./paths/workspace-data";
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
@@ -46,6 +47,10 @@ const tags: Array<{ name: string; description: string }> = [
   { name: "Secrets", description: "Write-only values servers refer to by name." },
   { name: "Gateway", description: "The MCP gateway's settings and URLs." },
   { name: "Events", description: "What happened: history and a live stream." },
+  {
+    name: "Webhooks",
+    description: "Approvals and servers needing attention, posted to Slack or any HTTP receiver.",
+  },
   { name: "Audit", description: "Who did what to the workspace's access." },
   { name: "API keys", description: "Keys for scripts, CI and the CLI." },
   { name: "Members", description: "The workspace's people and invitations." },
@@ -75,6 +80,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...policyPaths,
   ...peoplePaths,
   ...workspaceDataPaths,
+  ...webhookPaths,
   ...healthPaths,
 };
 

@@ -6,6 +6,7 @@ import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { readEnv } from "@/lib/env";
 import { processSingleton } from "@/lib/process-singleton";
 import { killAllGroupsNow } from "@/lib/upstream/transport/process-group";
+import { stopWebhookWorker } from "@/lib/webhooks/delivery-worker";
 import { closeDatabase, type ProcessDatabase } from "./process-db";
 import { getServerRuntime } from "./server-runtime";
 import { shutdownGate } from "./shutdown-state";
@@ -70,6 +71,7 @@ async function shutDown(signal: ShutdownSignal): Promise<void> {
   }, CLOSE_LIMIT_MS);
   await step("the HTTP server", closeHttpServer);
   await step("the connection pool", async () => (await getServerRuntime())?.stop());
+  await step("webhook deliveries", stopWebhookWorker);
   await step("the database", () => closeDatabase(endCallsLeftRunning));
   clearTimeout(limit);
   console.log("[switchboard] shut down");

@@ -16,6 +16,7 @@ import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runt
 import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
+import { startWebhookWorker } from "@/lib/webhooks/delivery-worker";
 import { startServerRuntime } from "./server-runtime";
 
 /** What start-up has done already: an attempt after a failure goes on from there. */
@@ -66,6 +67,8 @@ async function attemptStart(): Promise<boolean> {
     // subscribers (SSE streams, calls waiting for a decision) from the start.
     await startEventRelay(handle);
     reportStarted("relay");
+    // Follows events from here on; sends what earlier runs left pending too.
+    startWebhookWorker(db);
   } catch (error) {
     return failedAttempt("relay", "event relay not started", error);
   }
