@@ -1,4 +1,5 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { EffectClass } from "./catalog";
 import { id, tenantId, timestamps } from "./columns";
 
 /** A value is a literal or a reference resolved at connect time; see lib/servers/config-schema.ts. */
@@ -42,6 +43,12 @@ export const mcpServers = pgTable(
     launchApprovedBy: text("launch_approved_by"),
     /** Why a policy disabled the server (shown as its last error); cleared when it is enabled again. */
     disabledReason: text("disabled_reason"),
+    /**
+     * Effects Switchboard itself knows for this server's tools (the shipped demo servers only, set at
+     * first run): applied by name to tools the first time the catalog is stored, then cleared. Never
+     * from the server's own annotations, and never settable through the API.
+     */
+    knownToolEffects: jsonb("known_tool_effects").$type<Record<string, EffectClass>>(),
     ...timestamps(),
   },
   (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],
