@@ -104,7 +104,7 @@ server.registerTool(
 const inbox = fileURLToPath(new URL("./sandbox/notes/inbox/", import.meta.url));
 // Bounds on what a caller can make this write: a demo must not be able to fill a disk.
 const MAX_NOTE_CHARS = 10_000;
-const MAX_NOTES = 200;
+const MAX_NOTES = 1000;
 
 server.registerTool(
   "write_note",

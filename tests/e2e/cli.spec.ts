@@ -139,7 +139,12 @@ test.describe("switchboard CLI: servers", () => {
       .poll(async () => (await cli(["servers", "tools", "cli-tools"])).stdout, { timeout: 30_000 })
       .toMatch(/echo\s+cli-tools__echo\s+unclassified/);
     const tools = JSON.parse((await cli(["servers", "tools", "cli-tools", "--json"])).stdout);
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(["current_time", "echo", "word_count"]);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "current_time",
+      "echo",
+      "word_count",
+      "write_note",
+    ]);
     const listed = await cli(["tools", "list", "--server", "cli-tools"]);
     expect(listed.stdout).toMatch(/cli-tools__word_count\s+external-write \(unclassified\)/);
     const diagnostics = await cli(["servers", "diagnostics", "cli-tools"]);
