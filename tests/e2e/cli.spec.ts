@@ -161,6 +161,64 @@ test.describe("switchboard CLI: servers", () => {
   });
 });
 
+test.describe("switchboard CLI: classifying tools", () => {
+  test("tools classify --server --effect classifies many tools at once, and an unknown one changes none", async () => {
+    await addDemoServer("cli-bulk");
+    try {
+      const refused = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "read",
+        "echo",
+        "nope",
+      ]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('There is no tool "nope" on server "cli-bulk"; nothing was changed.');
+
+      const bulk = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "read",
+        "echo",
+        "word_count",
+        "cli-bulk__current_time",
+      ]);
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(bulk.stdout).toContain("cli-bulk__echo: effect read.");
+      expect(bulk.stdout).toContain("cli-bulk__current_time: effect read.");
+      const listed = await cli(["tools", "list", "--server", "cli-bulk"]);
+      expect(listed.stdout).toMatch(/cli-bulk__word_count\s+read\s/);
+      expect(listed.stdout).toMatch(/cli-bulk__write_note\s+external-write \(unclassified\)/);
+
+      // "never" on an unclassified tool would do nothing: refused, with the reason.
+      const never = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "unclassified",
+        "--approval",
+        "never",
+        "echo",
+      ]);
+      expect(never.code).not.toBe(0);
+      expect(never.stderr).toMatch(/Classify cli-bulk__echo .*before exempting it from approval/);
+      expect((await cli(["tools", "list", "--server", "cli-bulk"])).stdout).toMatch(
+        /cli-bulk__echo\s+read\s/,
+      );
+    } finally {
+      await cli(["servers", "remove", "cli-bulk", "--yes"]);
+    }
+  });
+});
+
 test.describe("switchboard CLI: import and export", () => {
   test("import moves credentials into secrets; a dry run writes nothing; importing again changes nothing", async () => {
     const file = writeConfig("claude-code.json", {
