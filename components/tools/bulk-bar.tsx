@@ -36,7 +36,9 @@ export function BulkBar({ tools, onDone }: { tools: GovernedToolDto[]; onDone: (
       aria-label="Selected tools"
       className="sticky top-0 z-10 mb-4 flex flex-wrap items-center gap-3 rounded-lg border border-indigo-200 bg-indigo-50 px-4 py-2 shadow-sm"
     >
-      <span className="text-sm font-medium text-indigo-900">{plural(tools.length)} selected</span>
+      <span className="whitespace-nowrap text-sm font-medium text-indigo-900">
+        {plural(tools.length)} selected
+      </span>
       <form
         className="flex items-center gap-2"
         onSubmit={(event) => {
@@ -48,14 +50,15 @@ export function BulkBar({ tools, onDone }: { tools: GovernedToolDto[]; onDone: (
             );
         }}
       >
-        <label htmlFor={selectId} className="text-xs font-medium text-slate-600">
+        <label htmlFor={selectId} className="whitespace-nowrap text-xs font-medium text-slate-600">
           Set effect
         </label>
         <select
           id={selectId}
           value={effect}
           onChange={(event) => setEffect(event.target.value)}
-          className={`${inputClass} py-1`}
+          // A fixed width: inputClass fills its container, which would push the buttons onto new lines.
+          className={`${inputClass.replace("w-full", "w-64")} py-1`}
         >
           <option value="">Choose…</option>
           {effectOrder.map((value) => (
@@ -64,7 +67,11 @@ export function BulkBar({ tools, onDone }: { tools: GovernedToolDto[]; onDone: (
             </option>
           ))}
         </select>
-        <Button type="submit" disabled={!isEffectClass(effect) || update.isPending}>
+        <Button
+          type="submit"
+          className="whitespace-nowrap"
+          disabled={!isEffectClass(effect) || update.isPending}
+        >
           {update.isPending ? "Saving…" : "Set effect"}
         </Button>
       </form>
