@@ -4,7 +4,9 @@
 // write_note unclassified, so calling it shows the approval flow.
 // Run: node --import tsx demo-servers/local-tools.ts
 // stdout carries the protocol: anything human-readable goes to stderr.
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, mkdir, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -102,9 +104,23 @@ server.registerTool(
 
 // Beside this script, whatever the working folder: the files demo server shows it as notes/inbox.
 const inbox = fileURLToPath(new URL("./sandbox/notes/inbox/", import.meta.url));
+// Run as an unprivileged user (Switchboard started as root runs its stdio servers as `nobody`), the
+// project folder is not writable: the notes then go to a folder of the temporary directory.
+const fallbackInbox = path.join(tmpdir(), "switchboard-demo-notes");
 // Bounds on what a caller can make this write: a demo must not be able to fill a disk.
 const MAX_NOTE_CHARS = 10_000;
 const MAX_NOTES = 1000;
+
+async function writableInbox(): Promise<{ folder: string; shown: string }> {
+  try {
+    await mkdir(inbox, { recursive: true });
+    await access(inbox, constants.W_OK);
+    return { folder: inbox, shown: "notes/inbox" };
+  } catch {
+    await mkdir(fallbackInbox, { recursive: true, mode: 0o700 });
+    return { folder: fallbackInbox, shown: fallbackInbox };
+  }
+}
 
 server.registerTool(
   "write_note",
@@ -117,7 +133,9 @@ server.registerTool(
       title: z.string().min(1).max(80).describe("the note's title, also its file name"),
       text: z.string().max(MAX_NOTE_CHARS).describe("the note, in Markdown"),
     },
-    outputSchema: { path: z.string().describe("where the note was saved, relative to the sandbox") },
+    outputSchema: {
+      path: z.string().describe("where the note was saved (relative to the sandbox when inside it)"),
+    },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   },
   async ({ title, text }) => {
@@ -128,18 +146,18 @@ server.registerTool(
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-+|-+$/g, "")
         .slice(0, 60) || "note";
-    await mkdir(inbox, { recursive: true });
-    if ((await readdir(inbox)).length >= MAX_NOTES)
-      return errorResult(`the inbox holds ${MAX_NOTES} notes already: remove some from ${inbox}`);
+    const { folder, shown } = await writableInbox();
+    if ((await readdir(folder)).length >= MAX_NOTES)
+      return errorResult(`the inbox holds ${MAX_NOTES} notes already: remove some from ${folder}`);
     for (let n = 1; n <= MAX_NOTES; n++) {
       const name = n === 1 ? `${slug}.md` : `${slug}-${n}.md`;
       try {
-        await writeFile(path.join(inbox, name), `# ${title}\n\n${text}\n`, { flag: "wx" });
+        await writeFile(path.join(folder, name), `# ${title}\n\n${text}\n`, { flag: "wx" });
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
         throw error;
       }
-      const saved = `notes/inbox/${name}`;
+      const saved = `${shown}/${name}`;
       return { content: [{ type: "text", text: `Saved ${saved}` }], structuredContent: { path: saved } };
     }
     return errorResult(`too many notes named "${slug}": pick another title`);

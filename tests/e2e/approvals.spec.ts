@@ -138,7 +138,7 @@ test("a call made through the API appears live, is approved from the keyboard, a
   const { call } = (await response.json()) as CallBody;
   expect(call.id).toBe(callId);
   expect(call.status).toBe("succeeded");
-  expect(call.result?.content?.[0]?.text).toMatch(/^Saved notes\/inbox\/approvals-e2e(-\d+)?\.md$/);
+  expect(call.result?.content?.[0]?.text).toMatch(/^Saved \S+\/approvals-e2e(-\d+)?\.md$/);
   expect(call.approval).toMatchObject({ status: "approved", reason: "an echo is harmless" });
   expect(call.approval?.decidedBy?.name).toBe(admin.name);
 
@@ -167,7 +167,7 @@ test("a call made through the API appears live, is approved from the keyboard, a
   await expect(steps.nth(2)).toContainText("an echo is harmless");
   await expect(steps.nth(4)).toContainText("Succeeded");
   await expect(page.getByRole("region", { name: "Arguments" })).toContainText(text);
-  await expect(page.getByTestId("call-result")).toContainText("Saved notes/inbox/approvals-e2e");
+  await expect(page.getByTestId("call-result")).toContainText("approvals-e2e");
 });
 
 test("denied with d: the Events page, paused, counts what arrives, and the caller learns the reason", async ({
