@@ -1,5 +1,4 @@
 import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import type { EffectClass } from "./catalog";
 import { id, tenantId, timestamps } from "./columns";
 
 /** A value is a literal or a reference resolved at connect time; see lib/servers/config-schema.ts. */
@@ -48,7 +47,11 @@ export const mcpServers = pgTable(
      * first run): applied by name to tools the first time the catalog is stored, then cleared. Never
      * from the server's own annotations, and never settable through the API.
      */
-    knownToolEffects: jsonb("known_tool_effects").$type<Record<string, EffectClass>>(),
+    // The effect classes of ./catalog, spelled out: importing them from there would be an import cycle.
+    knownToolEffects:
+      jsonb("known_tool_effects").$type<
+        Record<string, "read" | "write" | "external-write" | "destructive">
+      >(),
     ...timestamps(),
   },
   (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],
