@@ -330,7 +330,13 @@ export interface paths {
     delete?: never;
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change many tools at once (e.g. classify a server's tools)
+     * @description Each change is { id, …the fields of PATCH /api/v1/tools/{id} }, at most 200 per request, each id once. All or nothing, in one transaction: an id not in this workspace is a 404 naming that id, a refused change a 400 whose fieldErrors start with changes.<index>; either way no tool changes. Each tool is audited (tool.policy_changed) and evented (policy.changed) as a single change. A server's annotations are never applied by this: a suggested effect is only applied when it is sent here.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    patch: operations["updateTools"];
     trace?: never;
   };
   "/api/v1/tools/{id}": {
@@ -352,7 +358,7 @@ export interface paths {
     head?: never;
     /**
      * Set a tool's effect, enabled flag, approval rule or quarantine
-     * @description effect null: back to unclassified. approvalRule "never" needs a classified tool. quarantined true: every call of the tool is refused (403 policy_denied) until an admin reviews it and sets quarantined false; both are recorded in the audit log (tool.quarantined, tool.quarantine_cleared).
+     * @description effect null: back to unclassified. approvalRule "never" needs a classified tool: setting it (or unclassifying a tool that has it) is refused, since an unclassified tool is enforced as external-write whatever its rule. A tool whose definition changed keeps its "never", dormant until it is classified again. quarantined true: every call of the tool is refused (403 policy_denied) until an admin reviews it and sets quarantined false; both are recorded in the audit log (tool.quarantined, tool.quarantine_cleared).
      *
      *     **Who may call it:** Admins, or an API key with the admin scope.
      */
@@ -4294,6 +4300,98 @@ export interface operations {
       };
       /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  updateTools: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          changes: {
+            effect?: ("read" | "write" | "external-write" | "destructive") | null;
+            enabled?: boolean;
+            /** @enum {string} */
+            approvalRule?: "by-effect" | "always" | "never";
+            quarantined?: boolean;
+            quarantineReason?: string;
+            id: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description The tools as saved, in the order of changes. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            tools: components["schemas"]["GovernedTool"][];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description An id in changes is not a tool of this workspace; the message names it (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

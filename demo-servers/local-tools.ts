@@ -1,6 +1,14 @@
-// "local-tools" — a tiny stdio MCP server with side-effect-free tools, shipped as a demo.
+// "local-tools" — a tiny stdio MCP server, shipped as a demo: three side-effect-free tools, and
+// write_note, whose only effect is a new file in demo-servers/sandbox/notes/inbox (it never
+// overwrites or deletes). Switchboard classifies the first three as read at first run and leaves
+// write_note unclassified, so calling it shows the approval flow.
 // Run: node --import tsx demo-servers/local-tools.ts
 // stdout carries the protocol: anything human-readable goes to stderr.
+import { constants } from "node:fs";
+import { access, mkdir, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -91,6 +99,68 @@ server.registerTool(
       ],
       structuredContent: counts,
     };
+  },
+);
+
+// Beside this script, whatever the working folder: the files demo server shows it as notes/inbox.
+const inbox = fileURLToPath(new URL("./sandbox/notes/inbox/", import.meta.url));
+// Run as an unprivileged user (Switchboard started as root runs its stdio servers as `nobody`), the
+// project folder is not writable: the notes then go to a folder of the temporary directory.
+const fallbackInbox = path.join(tmpdir(), "switchboard-demo-notes");
+// Bounds on what a caller can make this write: a demo must not be able to fill a disk.
+const MAX_NOTE_CHARS = 10_000;
+const MAX_NOTES = 1000;
+
+async function writableInbox(): Promise<{ folder: string; shown: string }> {
+  try {
+    await mkdir(inbox, { recursive: true });
+    await access(inbox, constants.W_OK);
+    return { folder: inbox, shown: "notes/inbox" };
+  } catch {
+    await mkdir(fallbackInbox, { recursive: true, mode: 0o700 });
+    return { folder: fallbackInbox, shown: fallbackInbox };
+  }
+}
+
+server.registerTool(
+  "write_note",
+  {
+    title: "Write a note",
+    description:
+      "Saves a new Markdown note in the sandbox's notes/inbox folder (readable with the files server). " +
+      "Never overwrites: a note whose name is taken gets a number.",
+    inputSchema: {
+      title: z.string().min(1).max(80).describe("the note's title, also its file name"),
+      text: z.string().max(MAX_NOTE_CHARS).describe("the note, in Markdown"),
+    },
+    outputSchema: {
+      path: z.string().describe("where the note was saved (relative to the sandbox when inside it)"),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  },
+  async ({ title, text }) => {
+    // The file name is built from letters, digits and dashes only: no path can come from the caller.
+    const slug =
+      title
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, "-")
+        .replace(/^-+|-+$/g, "")
+        .slice(0, 60) || "note";
+    const { folder, shown } = await writableInbox();
+    if ((await readdir(folder)).length >= MAX_NOTES)
+      return errorResult(`the inbox holds ${MAX_NOTES} notes already: remove some from ${folder}`);
+    for (let n = 1; n <= MAX_NOTES; n++) {
+      const name = n === 1 ? `${slug}.md` : `${slug}-${n}.md`;
+      try {
+        await writeFile(path.join(folder, name), `# ${title}\n\n${text}\n`, { flag: "wx" });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "EEXIST") continue;
+        throw error;
+      }
+      const saved = `${shown}/${name}`;
+      return { content: [{ type: "text", text: `Saved ${saved}` }], structuredContent: { path: saved } };
+    }
+    return errorResult(`too many notes named "${slug}": pick another title`);
   },
 );
 

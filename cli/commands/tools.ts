@@ -1,11 +1,10 @@
-import { Argument, type Command, Option } from "commander";
+import type { Command } from "commander";
 import { type ApiClient, segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { CliError } from "../errors";
 import { print, printJson, renderTable } from "../output";
 import type { EffectClass, ToolWire } from "../wire-types";
-
-const effects = ["read", "write", "external-write", "destructive", "unclassified"] as const;
+import { registerClassify } from "./tools-classify";
 
 /** The catalog across servers and how each tool is governed (GET/PATCH /api/v1/tools). */
 export function registerTools(program: Command): void {
@@ -52,41 +51,7 @@ export function registerTools(program: Command): void {
 
   registerQuarantine(tools);
 
-  withJsonOption(
-    tools
-      .command("classify")
-      .description("set a tool's effect class (what policy and approvals act on)")
-      .argument("<tool>", "gateway name (server__tool) or id")
-      .addArgument(
-        new Argument("<effect>", "the effect class; unclassified = enforced as external-write").choices(
-          effects,
-        ),
-      )
-      .addOption(
-        new Option("--approval <rule>", "when calls need approval").choices(["by-effect", "always", "never"]),
-      )
-      .option("--enable", "allow calls to the tool")
-      .option("--disable", "refuse calls to the tool"),
-  ).action(
-    async (name: string, effect: (typeof effects)[number], options: ClassifyOptions, command: Command) => {
-      const { client, json } = contextOf(command);
-      const tool = await findTool(client, name);
-      const patch = {
-        effect: effect === "unclassified" ? null : effect,
-        ...(options.approval ? { approvalRule: options.approval } : {}),
-        ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
-      };
-      const body = await client.patch<{ tool?: ToolWire } & ToolWire>(
-        `/api/v1/tools/${segment(tool.id)}`,
-        patch,
-      );
-      const updated = body.tool ?? body;
-      if (json) return printJson(updated);
-      print(
-        `${updated.gatewayName ?? tool.gatewayName}: effect ${effect}${options.approval ? `, approval ${options.approval}` : ""}.`,
-      );
-    },
-  );
+  registerClassify(tools, (client) => listTools(client));
 }
 
 function registerQuarantine(tools: Command): void {
@@ -128,8 +93,6 @@ async function patchTool(
   const body = await client.patch<{ tool: ToolWire }>(`/api/v1/tools/${segment(tool.id)}`, patch);
   return body.tool;
 }
-
-type ClassifyOptions = { approval?: string; enable?: boolean; disable?: boolean };
 
 export async function listTools(client: ApiClient, search?: string): Promise<ToolWire[]> {
   const body = await client.get<{ tools: ToolWire[] }>("/api/v1/tools", { q: search });

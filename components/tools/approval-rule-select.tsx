@@ -21,6 +21,7 @@ export function ApprovalRuleSelect({ tool, canManage }: { tool: GovernedToolDto;
   const update = useUpdateTool(tool);
   const { data: policy } = useQuery(approvalPolicyQuery());
   const id = useId();
+  const isDormant = tool.approvalRule === "never" && !tool.isClassified;
   const isRule = (value: string): value is ApprovalRule =>
     (approvalRules as readonly string[]).includes(value);
 
@@ -41,7 +42,11 @@ export function ApprovalRuleSelect({ tool, canManage }: { tool: GovernedToolDto;
       >
         {approvalRules.map((rule) => (
           // Skipping approval is trust in a reviewed definition: the service refuses it while unclassified.
-          <option key={rule} value={rule} disabled={rule === "never" && !tool.isClassified}>
+          <option
+            key={rule}
+            value={rule}
+            disabled={rule === "never" && !tool.isClassified && tool.approvalRule !== "never"}
+          >
             {ruleLabels[rule]}
             {rule === "never" && !tool.isClassified ? " (classify first)" : ""}
           </option>
@@ -50,6 +55,11 @@ export function ApprovalRuleSelect({ tool, canManage }: { tool: GovernedToolDto;
       {update.error ? (
         <p role="alert" className="mt-1 text-xs text-red-700">
           {update.error.message}
+        </p>
+      ) : isDormant ? (
+        // Its definition changed after it was exempted: the exemption waits for a new review.
+        <p className="mt-1 text-xs text-amber-800">
+          "Never ask" takes effect once classified; until then calls go by {"external-write"}.
         </p>
       ) : policy ? (
         <p className="mt-1 text-xs text-slate-500">

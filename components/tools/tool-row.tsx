@@ -13,10 +13,16 @@ import { QuarantineControl } from "./quarantine-control";
 import { ToolHints } from "./tool-hints";
 import type { GovernedToolDto } from "./tool-queries";
 
-type Props = { tool: GovernedToolDto; isDrifted: boolean; canManage: boolean };
+type Props = {
+  tool: GovernedToolDto;
+  isDrifted: boolean;
+  canManage: boolean;
+  /** for bulk changes; admins only */
+  selection?: { isSelected: boolean; onToggle: () => void };
+};
 
 /** One tool: what it is (all of it text from the server), and an admin's decisions about it. */
-export function ToolRow({ tool, isDrifted, canManage }: Props) {
+export function ToolRow({ tool, isDrifted, canManage, selection }: Props) {
   const [isOpen, setOpen] = useState(false);
   const panelId = useId();
 
@@ -25,6 +31,15 @@ export function ToolRow({ tool, isDrifted, canManage }: Props) {
       <div className="flex flex-col gap-4 px-4 py-4 2xl:flex-row 2xl:items-start">
         <div className="min-w-0 flex-1">
           <div className="flex flex-wrap items-center gap-2">
+            {selection ? (
+              <input
+                type="checkbox"
+                checked={selection.isSelected}
+                onChange={selection.onToggle}
+                aria-label={`Select ${tool.gatewayName}`}
+                className="size-4 rounded border-slate-300 text-indigo-600"
+              />
+            ) : null}
             <code className="break-all font-mono text-sm font-medium text-slate-900">{tool.gatewayName}</code>
             {tool.title ? <span className="text-sm text-slate-600">{tool.title}</span> : null}
             {isDrifted ? (

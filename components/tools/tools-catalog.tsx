@@ -7,6 +7,8 @@ import { ServerStatusBadge } from "@/components/servers/server-status-badge";
 import { ButtonLink } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { QueryFallback } from "@/components/ui/query-fallback";
+import { BulkBar } from "./bulk-bar";
+import { SelectAllBox } from "./select-all-box";
 import { type ToolFilter, ToolFilters } from "./tool-filters";
 import { toolsListQuery } from "./tool-queries";
 import { ToolRow } from "./tool-row";
@@ -19,6 +21,7 @@ export function ToolsCatalog({ canManage }: { canManage: boolean }) {
   const { data: tools, error } = useQuery(toolsListQuery());
   const drifted = useDriftedToolIds(tools);
   const [filter, setFilter] = useState<ToolFilter>({ q: "", server: "", isReviewOnly: false });
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   useCatalogEvents();
 
   if (!tools) return <QueryFallback error={error} what="tools" />;
@@ -36,6 +39,14 @@ export function ToolsCatalog({ canManage }: { canManage: boolean }) {
   const servers = [...new Set(tools.map((tool) => tool.serverName))].sort();
   const groups = groupByServer(filterTools(tools, filter));
   const unclassified = tools.filter((tool) => !tool.isClassified).length;
+  // Only tools still listed count: one that vanished from the catalog drops out of the selection.
+  const selectedTools = tools.filter((tool) => selected.has(tool.id));
+  const setSelection = (ids: readonly string[], isSelected: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) isSelected ? next.add(id) : next.delete(id);
+      return next;
+    });
 
   return (
     <div>
@@ -50,6 +61,9 @@ export function ToolsCatalog({ canManage }: { canManage: boolean }) {
         untrusted.{canManage ? "" : " Only admins change effects, approval rules and enablement."}
       </p>
       <ToolFilters filter={filter} servers={servers} onChange={setFilter} />
+      {canManage && selectedTools.length > 0 ? (
+        <BulkBar tools={selectedTools} onDone={() => setSelected(new Set())} />
+      ) : null}
       {groups.length === 0 ? (
         <p className="py-6 text-sm text-slate-500">No tool matches these filters.</p>
       ) : (
@@ -58,6 +72,14 @@ export function ToolsCatalog({ canManage }: { canManage: boolean }) {
           return (
             <section key={server} aria-labelledby={`server-${server}`} className="mb-6">
               <div className="mb-2 flex flex-wrap items-center gap-2">
+                {canManage ? (
+                  <SelectAllBox
+                    server={server}
+                    tools={serverTools}
+                    selected={selected}
+                    onChange={setSelection}
+                  />
+                ) : null}
                 <h2 id={`server-${server}`} className="text-sm font-semibold text-slate-900">
                   <Link href={`/servers/${encodeURIComponent(server)}`} className="hover:underline">
                     {server}
@@ -68,7 +90,20 @@ export function ToolsCatalog({ canManage }: { canManage: boolean }) {
               </div>
               <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
                 {serverTools.map((tool) => (
-                  <ToolRow key={tool.id} tool={tool} isDrifted={drifted.has(tool.id)} canManage={canManage} />
+                  <ToolRow
+                    key={tool.id}
+                    tool={tool}
+                    isDrifted={drifted.has(tool.id)}
+                    canManage={canManage}
+                    selection={
+                      canManage
+                        ? {
+                            isSelected: selected.has(tool.id),
+                            onToggle: () => setSelection([tool.id], !selected.has(tool.id)),
+                          }
+                        : undefined
+                    }
+                  />
                 ))}
               </ul>
             </section>

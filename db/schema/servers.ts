@@ -42,6 +42,16 @@ export const mcpServers = pgTable(
     launchApprovedBy: text("launch_approved_by"),
     /** Why a policy disabled the server (shown as its last error); cleared when it is enabled again. */
     disabledReason: text("disabled_reason"),
+    /**
+     * Effects Switchboard itself knows for this server's tools (the shipped demo servers only, set at
+     * first run): applied by name to tools the first time the catalog is stored, then cleared. Never
+     * from the server's own annotations, and never settable through the API.
+     */
+    // The effect classes of ./catalog, spelled out: importing them from there would be an import cycle.
+    knownToolEffects:
+      jsonb("known_tool_effects").$type<
+        Record<string, "read" | "write" | "external-write" | "destructive">
+      >(),
     ...timestamps(),
   },
   (t) => [uniqueIndex("mcp_servers_tenant_name_key").on(t.tenantId, t.name)],

@@ -75,15 +75,34 @@ export async function getGovernedTool(
   db: Database,
   params: Scope & { id: string },
 ): Promise<GovernedToolDto> {
-  const tool = (await listAllTools(db, { tenantId: params.tenantId, includeRemoved: true })).find(
-    (t) => t.id === params.id,
-  );
+  const [tool] = await getGovernedTools(db, {
+    tenantId: params.tenantId,
+    ids: [params.id],
+    notFound: () => "There is no tool with that id in this workspace.",
+  });
   if (!tool) throw new AppError("not_found", "There is no tool with that id in this workspace.");
-  const [servers, crashes] = await Promise.all([
+  return tool;
+}
+
+/**
+ * Several tools by id, in the order given, with one read of the catalog. An id of another
+ * workspace is refused exactly like one that never existed: nothing says it exists elsewhere.
+ */
+export async function getGovernedTools(
+  db: Database,
+  params: Scope & { ids: readonly string[]; notFound: (id: string, index: number) => string },
+): Promise<GovernedToolDto[]> {
+  const [all, servers, crashes] = await Promise.all([
+    listAllTools(db, { tenantId: params.tenantId, includeRemoved: true }),
     listServerStates(db, params),
     countRecentCrashes(db, params),
   ]);
-  return govern(tool, servers.get(tool.serverId), crashes);
+  const byId = new Map(all.map((tool) => [tool.id, tool]));
+  return params.ids.map((id, index) => {
+    const tool = byId.get(id);
+    if (!tool) throw new AppError("not_found", params.notFound(id, index));
+    return govern(tool, servers.get(tool.serverId), crashes);
+  });
 }
 
 /**
@@ -96,34 +115,58 @@ export async function updateTool(
 ): Promise<GovernedToolDto> {
   const patch = parseOrThrow(updateToolSchema, params.input, "The tool update");
   const current = await getGovernedTool(db, params);
-  const effect = patch.effect === undefined ? current.effect : patch.effect;
-  const rule = patch.approvalRule ?? current.approvalRule;
-  if (rule === "never" && effect === null) {
-    throw new AppError(
-      "validation",
-      "Classify the tool (set its effect) before exempting it from approval.",
-      {
-        fieldErrors: { approvalRule: ['"never" needs a classified tool: set effect too.'] },
-      },
-    );
-  }
+  await applyToolPatch(db, { tenantId: params.tenantId, current, patch, byName: params.byName ?? null });
+  return getGovernedTool(db, params);
+}
+
+export type ToolPatch = z.infer<typeof updateToolSchema>;
+
+/**
+ * Writes one validated patch and records its `policy.changed`: the one write path of a single and
+ * of a bulk update (lib/catalog/update-tools), so both refuse the same things the same way.
+ */
+export async function applyToolPatch(
+  db: Database,
+  params: Scope & { current: GovernedToolDto; patch: ToolPatch; byName: string | null },
+): Promise<void> {
+  const { current, patch } = params;
+  assertExemptionClassified(current, patch);
   await db
     .update(tools)
     .set({
       ...(patch.effect !== undefined ? { effect: patch.effect } : {}),
       ...(patch.enabled !== undefined ? { enabled: patch.enabled } : {}),
       ...(patch.approvalRule !== undefined ? { approvalRule: patch.approvalRule } : {}),
-      ...quarantineChange(patch, current, params.byName ?? null),
+      ...quarantineChange(patch, current, params.byName),
       updatedAt: sql`now()`,
     })
-    .where(and(eq(tools.tenantId, params.tenantId), eq(tools.id, params.id)));
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "tool", subjectId: params.id });
-  return getGovernedTool(db, params);
+    .where(and(eq(tools.tenantId, params.tenantId), eq(tools.id, current.id)));
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "tool", subjectId: current.id });
+}
+
+/**
+ * "never" on an unclassified tool would do nothing (the gate goes by the external-write effect until
+ * someone classifies it), so setting that pair is refused rather than silently ignored. Only a
+ * patch that sets one of the two is judged: a tool whose effect discovery reset after a definition
+ * change keeps its "never" (dormant, shown as such) and other fields still change.
+ */
+function assertExemptionClassified(current: GovernedToolDto, patch: ToolPatch): void {
+  if (patch.effect === undefined && patch.approvalRule === undefined) return;
+  const effect = patch.effect === undefined ? current.effect : patch.effect;
+  const rule = patch.approvalRule ?? current.approvalRule;
+  if (rule !== "never" || effect !== null) return;
+  throw new AppError(
+    "validation",
+    `Classify ${current.gatewayName} (set its effect) before exempting it from approval: "never" on an unclassified tool would have no effect, since it is enforced as external-write until classified.`,
+    {
+      fieldErrors: { approvalRule: ['"never" needs a classified tool: set effect too.'] },
+    },
+  );
 }
 
 /** Setting keeps the first time (and who) until cleared; a new reason may be given while set. */
 function quarantineChange(
-  patch: z.infer<typeof updateToolSchema>,
+  patch: ToolPatch,
   current: GovernedToolDto,
   byName: string | null,
 ): Partial<typeof tools.$inferInsert> {

@@ -3,6 +3,7 @@ import { catalogEntries, catalogSnapshots, mcpServers, tools } from "@/db/schema
 import { loadWorkspaceSecrets } from "@/lib/calls/workspace-secrets";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { type EffectClass, isEffectClass } from "@/lib/policy/effects";
 import {
   type CatalogContents,
   type CatalogDiff,
@@ -65,7 +66,7 @@ export async function saveCatalog(
     // Two replicas may discover the same server at once: one at a time per server, or both would
     // compare against the same latest snapshot and record the same change twice.
     const [server] = await tx
-      .select({ name: mcpServers.name })
+      .select({ name: mcpServers.name, knownToolEffects: mcpServers.knownToolEffects })
       .from(mcpServers)
       .where(and(eq(mcpServers.id, params.serverId), eq(mcpServers.tenantId, params.tenantId)))
       .for("no key update");
@@ -75,7 +76,10 @@ export async function saveCatalog(
       serverId: params.serverId,
       catalog: withUniqueKeys(scrubbed.catalog),
     };
-    await syncTools(tx, { ...scoped, serverName: server.name });
+    await syncTools(tx, { ...scoped, serverName: server.name, knownEffects: server.knownToolEffects ?? {} });
+    // Known effects classify the first catalog only: a tool that appears later is reviewed by a person.
+    if (server.knownToolEffects !== null)
+      await tx.update(mcpServers).set({ knownToolEffects: null }).where(eq(mcpServers.id, params.serverId));
     await syncEntries(tx, scoped);
     return recordSnapshot(tx, scoped);
   });
@@ -84,7 +88,11 @@ export async function saveCatalog(
 
 async function syncTools(
   db: Queryable,
-  params: TenantServer & { serverName: string; catalog: CatalogContents },
+  params: TenantServer & {
+    serverName: string;
+    catalog: CatalogContents;
+    knownEffects: Readonly<Record<string, EffectClass>>;
+  },
 ) {
   const existing = await db
     .select({
@@ -107,6 +115,8 @@ async function syncTools(
       gatewayName: toGatewayName(params.serverName, tool.name),
       definition: tool as Definition,
       definitionHash: hashToolDefinition(tool),
+      // Only a tool stored for the first time: a known effect never overrides a person's decision.
+      effect: byName.has(tool.name) ? null : knownEffectOf(params.knownEffects, tool.name),
     }))
     .filter((row) => {
       const prev = byName.get(row.name);
@@ -144,6 +154,11 @@ async function syncTools(
       .set({ removedAt: sql`now()`, updatedAt: sql`now()` })
       .where(inArray(tools.id, vanished));
   }
+}
+
+function knownEffectOf(known: Readonly<Record<string, EffectClass>>, name: string): EffectClass | null {
+  const effect = Object.hasOwn(known, name) ? known[name] : undefined;
+  return isEffectClass(effect) ? effect : null;
 }
 
 async function syncEntries(db: Queryable, params: TenantServer & { catalog: CatalogContents }) {

@@ -1,5 +1,17 @@
 import path from "node:path";
+import type { EffectClass } from "@/db/schema";
 import type { ServerConfigInput } from "@/lib/servers/config-schema";
+
+/**
+ * What the demo servers' tools do, as Switchboard knows it from its own sources — not from their
+ * annotations, which are a server's untrusted claims. Registered at first run, applied to the
+ * first catalog stored for that server only, so a newcomer's first call of a read tool runs at
+ * once; local-tools' write_note stays unclassified, so a call of it shows the approval flow.
+ */
+export const demoToolEffects: Readonly<Record<string, Record<string, EffectClass>>> = {
+  "local-tools": { echo: "read", current_time: "read", word_count: "read" },
+  files: { list_directory: "read", read_file: "read", search_files: "read" },
+};
 
 /**
  * The demo servers shipped in demo-servers/, as registrations. They run through tsx so the
@@ -12,7 +24,8 @@ export function demoServerConfigs(projectRoot = process.cwd()): ServerConfigInpu
     {
       name: "local-tools",
       displayName: "Local tools",
-      description: "Demo server: current time, echo and word count.",
+      description:
+        "Demo server: current time, echo, word count, and write_note (adds a note to the sandbox).",
       transport: "stdio",
       command: "node",
       args: [...tsx, script("local-tools.ts")],

@@ -2,9 +2,11 @@ import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
 import {
   type GovernedToolDto,
   getGovernedTool,
+  type ToolPatch,
   updateTool,
   updateToolSchema,
 } from "@/lib/catalog/governed-tools";
+import { updateTools } from "@/lib/catalog/update-tools";
 import type { Database } from "@/lib/db/client";
 import { changingAs } from "./policy-events";
 
@@ -23,7 +25,40 @@ export async function changeTool(
   );
   // updateTool validated the input already: this only reads which fields it set.
   const patch = updateToolSchema.parse(params.input);
-  await auditQuarantine(db, { ...params, before, after: tool });
+  await auditToolChange(db, { tenantId: params.tenantId, by: params.by, before, after: tool, patch });
+  return tool;
+}
+
+/**
+ * Several tools at once, all or nothing: one transaction, each tool written, audited and evented
+ * exactly as a single change (its `policy.changed` events are published once the commit is done).
+ */
+export async function changeTools(
+  db: Database,
+  params: { tenantId: string; input: unknown; by: AuditActor },
+): Promise<GovernedToolDto[]> {
+  return db.transaction(async (tx) => {
+    const changes = await changingAs(params.by, () =>
+      updateTools(tx, { tenantId: params.tenantId, input: params.input, byName: params.by?.name ?? null }),
+    );
+    for (const change of changes)
+      await auditToolChange(tx, { tenantId: params.tenantId, by: params.by, ...change });
+    return changes.map((change) => change.after);
+  });
+}
+
+async function auditToolChange(
+  db: Database,
+  params: {
+    tenantId: string;
+    by: AuditActor;
+    before: GovernedToolDto;
+    after: GovernedToolDto;
+    patch: ToolPatch;
+  },
+): Promise<void> {
+  const { patch, after: tool } = params;
+  await auditQuarantine(db, params);
   const changes = [
     patch.effect !== undefined ? `effect ${patch.effect ?? "unclassified"}` : null,
     patch.approvalRule !== undefined ? `approval ${patch.approvalRule}` : null,
@@ -37,7 +72,6 @@ export async function changeTool(
     subject: tool.id,
     detail: `${tool.gatewayName}: ${changes.join(", ") || "no change"}`,
   });
-  return tool;
 }
 
 /** Quarantining a tool, and above all clearing it (the review), each get their own audit entry. */

@@ -2,7 +2,7 @@ import "server-only";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
-import { demoServerConfigs } from "@/lib/demo/demo-servers";
+import { demoServerConfigs, demoToolEffects } from "@/lib/demo/demo-servers";
 import { registerServer } from "@/lib/servers/registry";
 import { ensureDefaultTenant } from "@/lib/tenancy/default-tenant";
 
@@ -17,7 +17,12 @@ export async function bootstrapDatabase(db: Database, options: BootstrapOptions)
   if (!created) return tenant;
   if (options.seedDemoServers) {
     for (const input of demoServerConfigs())
-      await registerServer(db, { tenantId: tenant.id, input, authority: SYSTEM_AUTHORITY });
+      await registerServer(db, {
+        tenantId: tenant.id,
+        input,
+        authority: SYSTEM_AUTHORITY,
+        knownToolEffects: demoToolEffects[input.name],
+      });
   }
   if (options.bootstrapApiKey) {
     await createApiKey(db, {

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/db/schema";
+import { type EffectClass, type McpServer, mcpServers, type NewMcpServer, serverStatus } from "@/db/schema";
 import { type AuditActor, auditedBy, changedByOf, recordAudit } from "@/lib/auth/audit";
 import { type Authority, approverOf } from "@/lib/auth/instance-owners";
 import type { Database } from "@/lib/db/client";
@@ -48,7 +48,12 @@ export async function getServer(db: Database, params: TenantScope & { name: stri
 
 export async function registerServer(
   db: Database,
-  params: TenantScope & { input: unknown; authority: Authority },
+  params: TenantScope & {
+    input: unknown;
+    authority: Authority;
+    /** Switchboard's own knowledge of a shipped server's tools (lib/demo): never a caller's input. */
+    knownToolEffects?: Record<string, EffectClass>;
+  },
 ): Promise<ServerDto> {
   const config = parseOrThrow(serverConfigSchema, params.input, "The server configuration");
   const { instanceOwner } = params.authority;
@@ -60,7 +65,12 @@ export async function registerServer(
   const launch = launchColumns(config, permit, instanceOwner ? approverOf(params.authority) : null);
   const [row] = await db
     .insert(mcpServers)
-    .values({ tenantId: params.tenantId, ...toColumns(config), ...launch })
+    .values({
+      tenantId: params.tenantId,
+      ...toColumns(config),
+      ...launch,
+      knownToolEffects: params.knownToolEffects ?? null,
+    })
     .onConflictDoNothing({ target: [mcpServers.tenantId, mcpServers.name] })
     .returning({ id: mcpServers.id, name: mcpServers.name });
   if (!row) throw nameTaken(config.name);

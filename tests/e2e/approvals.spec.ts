@@ -8,12 +8,13 @@ import { waitUntilReady } from "./servers-page";
  * The approval loop as an operator lives it: an agent calls a tool that needs approval through the
  * REST API, the call shows up in the open Approvals page without a reload, the operator decides it
  * from the keyboard, the waiting caller gets the outcome, and the call's page tells the whole story.
- * local-tools__echo is unclassified, so it is enforced as external-write, which needs approval.
+ * local-tools__write_note is the demo tool left unclassified at first run, so it is enforced as
+ * external-write, which needs approval (echo and the other read-only demo tools run at once).
  */
 
 test.describe.configure({ mode: "serial" });
 
-const TOOL = "local-tools__echo";
+const TOOL = "local-tools__write_note";
 
 type CallBody = {
   call: {
@@ -81,7 +82,7 @@ class ApprovalsPage {
   }
 }
 
-/** The id of the pending call whose echo text is `text`, as the API lists it. */
+/** The id of the pending call whose note text is `text`, as the API lists it. */
 async function pendingCallId(api: APIRequestContext, text: string): Promise<string> {
   let id: string | undefined;
   await expect
@@ -106,7 +107,7 @@ test("a call made through the API appears live, is approved from the keyboard, a
   const text = `hello from the approvals test ${Date.now()}`;
   // The caller waits for the decision on an open request, as an agent would.
   const waiting = agent.post("/api/v1/calls", {
-    data: { tool: TOOL, arguments: { text }, waitSeconds: 60 },
+    data: { tool: TOOL, arguments: { title: "approvals e2e", text }, waitSeconds: 60 },
     timeout: 90_000,
   });
   const callId = await pendingCallId(api, text);
@@ -137,7 +138,7 @@ test("a call made through the API appears live, is approved from the keyboard, a
   const { call } = (await response.json()) as CallBody;
   expect(call.id).toBe(callId);
   expect(call.status).toBe("succeeded");
-  expect(call.result?.content?.[0]?.text).toBe(text);
+  expect(call.result?.content?.[0]?.text).toMatch(/^Saved \S+\/approvals-e2e(-\d+)?\.md$/);
   expect(call.approval).toMatchObject({ status: "approved", reason: "an echo is harmless" });
   expect(call.approval?.decidedBy?.name).toBe(admin.name);
 
@@ -166,7 +167,7 @@ test("a call made through the API appears live, is approved from the keyboard, a
   await expect(steps.nth(2)).toContainText("an echo is harmless");
   await expect(steps.nth(4)).toContainText("Succeeded");
   await expect(page.getByRole("region", { name: "Arguments" })).toContainText(text);
-  await expect(page.getByTestId("call-result")).toContainText(text);
+  await expect(page.getByTestId("call-result")).toContainText("approvals-e2e");
 });
 
 test("denied with d: the Events page, paused, counts what arrives, and the caller learns the reason", async ({
@@ -179,7 +180,7 @@ test("denied with d: the Events page, paused, counts what arrives, and the calle
 
   const text = `please deny me ${Date.now()}`;
   const created = await agent.post("/api/v1/calls", {
-    data: { tool: TOOL, arguments: { text }, waitSeconds: 0 },
+    data: { tool: TOOL, arguments: { title: "approvals e2e", text }, waitSeconds: 0 },
   });
   expect(created.status(), await created.text()).toBe(202);
   const callId = ((await created.json()) as CallBody).call.id;
@@ -222,7 +223,7 @@ test("denied with d: the Events page, paused, counts what arrives, and the calle
 test("a call someone else decided first is a clear 409, not a second decision", async ({ page, api }) => {
   const text = `decided elsewhere ${Date.now()}`;
   const created = await agent.post("/api/v1/calls", {
-    data: { tool: TOOL, arguments: { text }, waitSeconds: 0 },
+    data: { tool: TOOL, arguments: { title: "approvals e2e", text }, waitSeconds: 0 },
   });
   expect(created.status(), await created.text()).toBe(202);
   const callId = ((await created.json()) as CallBody).call.id;

@@ -6,14 +6,16 @@ import { expectTableCellsWhole } from "./layout";
 /*
  * The call history as an operator reads it: an agent's calls listed with their outcome, new ones
  * arriving without a reload, filters that live in the URL, and each row opening the call's page.
- * The agent is granted only local-tools__echo (unclassified, so it waits for approval); its call of
+ * The agent is granted only local-tools__write_note (left unclassified at first run, so it waits for approval); its call of
  * local-tools__word_count is refused by the deny-by-default grants at once.
  */
 
 type CallBody = { call: { id: string; status: string } };
 
 async function callAs(agent: APIRequestContext, tool: string, text: string) {
-  const response = await agent.post("/api/v1/calls", { data: { tool, arguments: { text } } });
+  const response = await agent.post("/api/v1/calls", {
+    data: { tool, arguments: { title: "calls e2e", text } },
+  });
   expect(response.status(), await response.text()).toBeLessThan(300);
   return ((await response.json()) as CallBody).call;
 }
@@ -28,7 +30,7 @@ test("an agent's calls are listed live, filtered through the URL, and each opens
   const { principalId, agent } = await createAgent(api, playwright, {
     baseURL,
     name,
-    patterns: ["local-tools__echo"],
+    patterns: ["local-tools__write_note"],
   });
   let waitingId = "";
   try {
@@ -50,7 +52,7 @@ test("an agent's calls are listed live, filtered through the URL, and each opens
     await expect(page.getByText("1 call shown")).toBeVisible();
 
     // A call made while the page is open appears without a reload.
-    const waiting = await callAs(agent, "local-tools__echo", "needs a person");
+    const waiting = await callAs(agent, "local-tools__write_note", "needs a person");
     waitingId = waiting.id;
     expect(waiting.status).toBe("pending_approval");
     await expect(page.getByTestId(`call-row-${waiting.id}`)).toContainText("Waiting for approval");

@@ -139,7 +139,12 @@ test.describe("switchboard CLI: servers", () => {
       .poll(async () => (await cli(["servers", "tools", "cli-tools"])).stdout, { timeout: 30_000 })
       .toMatch(/echo\s+cli-tools__echo\s+unclassified/);
     const tools = JSON.parse((await cli(["servers", "tools", "cli-tools", "--json"])).stdout);
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(["current_time", "echo", "word_count"]);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      "current_time",
+      "echo",
+      "word_count",
+      "write_note",
+    ]);
     const listed = await cli(["tools", "list", "--server", "cli-tools"]);
     expect(listed.stdout).toMatch(/cli-tools__word_count\s+external-write \(unclassified\)/);
     const diagnostics = await cli(["servers", "diagnostics", "cli-tools"]);
@@ -153,6 +158,64 @@ test.describe("switchboard CLI: servers", () => {
     const gone = await cli(["servers", "show", "cli-tools"]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('There is no server named "cli-tools"');
+  });
+});
+
+test.describe("switchboard CLI: classifying tools", () => {
+  test("tools classify --server --effect classifies many tools at once, and an unknown one changes none", async () => {
+    await addDemoServer("cli-bulk");
+    try {
+      const refused = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "read",
+        "echo",
+        "nope",
+      ]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain('There is no tool "nope" on server "cli-bulk"; nothing was changed.');
+
+      const bulk = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "read",
+        "echo",
+        "word_count",
+        "cli-bulk__current_time",
+      ]);
+      expect(bulk.code, bulk.stderr).toBe(0);
+      expect(bulk.stdout).toContain("cli-bulk__echo: effect read.");
+      expect(bulk.stdout).toContain("cli-bulk__current_time: effect read.");
+      const listed = await cli(["tools", "list", "--server", "cli-bulk"]);
+      expect(listed.stdout).toMatch(/cli-bulk__word_count\s+read\s/);
+      expect(listed.stdout).toMatch(/cli-bulk__write_note\s+external-write \(unclassified\)/);
+
+      // "never" on an unclassified tool would do nothing: refused, with the reason.
+      const never = await cli([
+        "tools",
+        "classify",
+        "--server",
+        "cli-bulk",
+        "--effect",
+        "unclassified",
+        "--approval",
+        "never",
+        "echo",
+      ]);
+      expect(never.code).not.toBe(0);
+      expect(never.stderr).toMatch(/Classify cli-bulk__echo .*before exempting it from approval/);
+      expect((await cli(["tools", "list", "--server", "cli-bulk"])).stdout).toMatch(
+        /cli-bulk__echo\s+read\s/,
+      );
+    } finally {
+      await cli(["servers", "remove", "cli-bulk", "--yes"]);
+    }
   });
 });
 

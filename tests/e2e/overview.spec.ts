@@ -61,7 +61,7 @@ test("the overview follows waiting and failed calls as they happen", async ({
     ({ agent } = await createAgent(api, playwright, {
       baseURL,
       name: `${server}-agent`,
-      patterns: [slowTool, "local-tools__echo"],
+      patterns: [slowTool, "local-tools__write_note"],
     }));
 
     await page.goto("/");
@@ -71,8 +71,8 @@ test("the overview follows waiting and failed calls as they happen", async ({
     const pendingBefore = await countIn(approvals.locator("p").first().textContent());
     const callsBefore = await countIn(perMinute.locator("p").last().textContent());
 
-    // A call that waits for a person (echo is unclassified, so enforced as external-write).
-    const waiting = await callAs(agent, "local-tools__echo", { text: "overview" });
+    // A call that waits for a person (write_note is unclassified, so enforced as external-write).
+    const waiting = await callAs(agent, "local-tools__write_note", { title: "overview", text: "overview" });
     waitingId = waiting.id;
     expect(waiting.status).toBe("pending_approval");
     await expect(approvals.locator("p").first()).toHaveText(String(pendingBefore + 1));

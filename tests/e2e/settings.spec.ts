@@ -147,17 +147,17 @@ test("approval rules: external-write stops needing approval once an admin says s
   const { agent } = await createAgent(api, playwright, {
     baseURL,
     name: `rules-e2e-${Math.random().toString(36).slice(2, 8)}`,
-    patterns: ["local-tools__echo"],
+    patterns: ["local-tools__write_note"],
   });
-  const callEcho = async () => {
+  const callWriteNote = async () => {
     const response = await agent.post("/api/v1/calls", {
-      data: { tool: "local-tools__echo", arguments: { text: "rules" } },
+      data: { tool: "local-tools__write_note", arguments: { title: "rules e2e", text: "rules" } },
     });
     return ((await response.json()) as { call: { id: string; status: string } }).call;
   };
   try {
-    // Unclassified echo counts as external-write, which needs approval by default.
-    const held = await callEcho();
+    // Unclassified write_note counts as external-write, which needs approval by default.
+    const held = await callWriteNote();
     expect(held.status).toBe("pending_approval");
     await api.post(`/api/v1/approvals/${held.id}/deny`, { data: { reason: "e2e clean-up" } });
 
@@ -184,7 +184,7 @@ test("approval rules: external-write stops needing approval once an admin says s
     await expect(externalWrite).not.toBeChecked();
     await expect(expiry).toHaveValue("900");
 
-    expect((await callEcho()).status).toBe("succeeded");
+    expect((await callWriteNote()).status).toBe("succeeded");
   } finally {
     await api.put("/api/v1/policy/approvals", { data: original });
     await agent.dispose();

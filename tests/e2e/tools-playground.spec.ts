@@ -41,7 +41,7 @@ async function callAs(page: Page, key: string, tool: string, args: Record<string
 test.describe.configure({ mode: "serial" });
 
 test.describe("tools, playground and principals", () => {
-  /** word_count's effect before this file classified it (not discovered yet: unclassified). */
+  /** word_count's effect before this file changed it (read: the demo tools come classified). */
   let originalEffect: string | null = null;
 
   test.beforeAll(async ({ playwright, baseURL }) => {
@@ -49,6 +49,8 @@ test.describe("tools, playground and principals", () => {
       baseURL,
       extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
     });
+    await waitUntilReady(api, "local-tools");
+    await expect.poll(async () => (await findTool(api, WORD_COUNT))?.id).toBeTruthy();
     originalEffect = (await findTool(api, WORD_COUNT))?.effect ?? null;
     await api.dispose();
   });
@@ -71,6 +73,10 @@ test.describe("tools, playground and principals", () => {
     api,
   }) => {
     await waitUntilReady(api, "local-tools");
+    // The demo tools come classified read; this test classifies one as an admin would, from unclassified.
+    await expect.poll(async () => (await findTool(api, WORD_COUNT))?.id).toBeTruthy();
+    const id = (await findTool(api, WORD_COUNT))?.id;
+    expect((await api.patch(`/api/v1/tools/${id}`, { data: { effect: null } })).ok()).toBe(true);
 
     await page.goto("/tools");
     await expect(page.getByRole("heading", { name: "Tools", level: 1 })).toBeVisible();
@@ -177,7 +183,7 @@ test.describe("tools, playground and principals", () => {
 
     await page.getByRole("combobox", { name: "Grant pattern" }).fill("local-tools__*");
     await page.getByRole("button", { name: "Add grant" }).click();
-    await expect(page.getByTestId("grant-local-tools__*")).toContainText("matches 3 tools");
+    await expect(page.getByTestId("grant-local-tools__*")).toContainText("matches 4 tools");
     await expect(page.getByText("1 pattern", { exact: true })).toBeVisible();
     const grants = await page.request.get(`/api/v1/principals/${principalId}/grants`);
     expect(await grants.json()).toEqual({ patterns: ["local-tools__*"] });

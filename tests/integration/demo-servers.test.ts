@@ -1,5 +1,5 @@
 // The two demo servers, spawned the way Switchboard runs them: real processes over real stdio.
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -64,18 +64,45 @@ describe("local-tools demo server", () => {
     await server?.client.close();
   });
 
-  it("introduces itself and lists three annotated tools", async () => {
+  it("introduces itself and lists three read-only tools and write_note", async () => {
     expect(server.client.getServerVersion()?.name).toBe("local-tools");
     const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["current_time", "echo", "word_count"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "current_time",
+      "echo",
+      "word_count",
+      "write_note",
+    ]);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description, tool.name).toBeTruthy();
-      expect(tool.annotations?.readOnlyHint, tool.name).toBe(true);
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(tool.name !== "write_note");
     }
     expect(tools.find((tool) => tool.name === "word_count")?.outputSchema?.properties).toHaveProperty(
       "words",
     );
+  });
+
+  it("writes a note into the sandbox inbox only, never over another, whatever the title", async () => {
+    const inbox = path.join(repoRoot, "demo-servers", "sandbox", "notes", "inbox");
+    const title = `../../../escape ${Date.now()}`;
+    const first = await call(server.client, "write_note", { title, text: "hello" });
+    const second = await call(server.client, "write_note", { title, text: "again" });
+    try {
+      expect(first.isError).toBe(false);
+      // The title's slashes and dots cannot leave the inbox: the name is letters, digits, dashes.
+      expect(first.structured?.path).toMatch(/^notes\/inbox\/escape-\d+\.md$/);
+      expect(second.structured?.path).toMatch(/^notes\/inbox\/escape-\d+-2\.md$/);
+      const saved = await readFile(
+        path.join(repoRoot, "demo-servers", "sandbox", String(first.structured?.path)),
+        "utf8",
+      );
+      expect(saved).toBe(`# ${title}\n\nhello\n`);
+    } finally {
+      for (const outcome of [first, second])
+        if (outcome.structured?.path)
+          await rm(path.join(inbox, path.basename(String(outcome.structured.path))), { force: true });
+    }
   });
 
   it("echoes text back unchanged", async () => {

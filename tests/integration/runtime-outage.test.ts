@@ -67,7 +67,7 @@ describe("the server runtime through a database outage", () => {
       const rows = await handle.db.select().from(tools).where(eq(tools.serverId, registered.id));
       return rows.length > 0 ? rows : undefined;
     }, "the catalog written after the outage");
-    expect(saved.map((t) => t.name).sort()).toEqual(["current_time", "echo", "word_count"]);
+    expect(saved.map((t) => t.name).sort()).toEqual(["current_time", "echo", "word_count", "write_note"]);
     const [status] = await handle.db
       .select()
       .from(serverStatus)

@@ -82,12 +82,13 @@ describe("server runtime", () => {
 
     const tools = await eventually(async () => {
       const { body } = await api(toolsRoute, "local-tools");
-      return body.tools.length === 3 ? body.tools : undefined;
+      return body.tools.length === 4 ? body.tools : undefined;
     }, "the catalog");
     expect(tools.map((t: { gatewayName: string }) => t.gatewayName).sort()).toEqual([
       "local-tools__current_time",
       "local-tools__echo",
       "local-tools__word_count",
+      "local-tools__write_note",
     ]);
     const { body: snapshots } = await api(snapshotsRoute, "local-tools");
     expect(snapshots.snapshots).toHaveLength(1);

@@ -10,7 +10,8 @@ import { errorOf, expect, joinAs, test } from "./fixtures";
  * its creator, and a principal calling with a key a person made has that person behind it.
  */
 
-const TOOL = "local-tools__echo";
+// Left unclassified at first run (external-write): every call of it waits for a person.
+const TOOL = "local-tools__write_note";
 
 test("a new workspace forbids self-approval from the start", async ({ owner }) => {
   // The security server's workspace was created at its first start: a new workspace.
@@ -92,7 +93,9 @@ test.describe("with no self-approval on", () => {
   }
 
   async function pendingCall(caller: APIRequestContext, text: string): Promise<string> {
-    const response = await caller.post("/api/v1/calls", { data: { tool: TOOL, arguments: { text } } });
+    const response = await caller.post("/api/v1/calls", {
+      data: { tool: TOOL, arguments: { title: "self-approval", text } },
+    });
     expect(response.status(), await response.text()).toBe(202);
     const { call } = (await response.json()) as { call: { id: string; status: string } };
     expect(call.status).toBe("pending_approval");

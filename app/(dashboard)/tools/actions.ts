@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { auditActorOf } from "@/lib/auth/actor";
 import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
-import { changeTool } from "@/lib/policy/tool-changes";
+import { changeTool, changeTools } from "@/lib/policy/tool-changes";
 import { parseOrThrow } from "@/lib/validation";
 
 const toolId = z.string().min(1).max(100);
@@ -21,5 +21,12 @@ export async function updateToolAction(id: string, patch: unknown): Promise<Acti
       input: patch,
       by: auditActorOf(actor),
     }),
+  );
+}
+
+/** Several tools at once, all or nothing (PATCH /api/v1/tools): `{ changes: [{ id, …patch }] }`. */
+export async function updateToolsAction(input: unknown): Promise<ActionResult<GovernedToolDto[]>> {
+  return runAction("manage", ({ db, tenant, actor }) =>
+    changeTools(db, { tenantId: tenant.id, input, by: auditActorOf(actor) }),
   );
 }

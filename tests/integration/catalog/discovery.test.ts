@@ -167,15 +167,14 @@ describe("demo servers (stdio)", () => {
   afterAll(() => Promise.all(connections.map((c) => c.close())));
 
   it.each([
-    ["local-tools", ["current_time", "echo", "word_count"]],
-    ["files", ["list_directory", "read_file", "search_files"]],
-  ])("%s lists its read-only tools with their schemas", (name, expected) => {
+    ["local-tools", ["current_time", "echo", "word_count"], ["write_note"]],
+    ["files", ["list_directory", "read_file", "search_files"], []],
+  ])("%s lists its tools with their schemas, read-only ones said to be", (name, readOnly, writing) => {
     const catalog = catalogs.get(name);
     expect(catalog?.problems).toEqual([]);
-    expect(names(catalog?.tools ?? [])).toEqual(expected);
-    expect(catalog?.tools.every((t) => t.inputSchema.type === "object" && t.annotations?.readOnlyHint)).toBe(
-      true,
-    );
+    expect(names(catalog?.tools ?? [])).toEqual([...readOnly, ...writing].sort());
+    expect(catalog?.tools.every((t) => t.inputSchema.type === "object")).toBe(true);
+    expect(names((catalog?.tools ?? []).filter((t) => t.annotations?.readOnlyHint))).toEqual(readOnly);
     // Neither declares resources or prompts, so neither is asked for them.
     expect(catalog?.capabilities).toEqual({ tools: { listChanged: true } });
   });

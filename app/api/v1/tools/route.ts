@@ -1,7 +1,10 @@
-// GET /api/v1/tools?q= — the tool catalog across servers: enforced effect, the server's hints, rules
+// GET /api/v1/tools?q= — the tool catalog across servers · PATCH — change many tools at once (admins)
 
+import { auditActorOf } from "@/lib/auth/actor";
 import { listGovernedTools } from "@/lib/catalog/governed-tools";
 import { apiRoute } from "@/lib/http/api-route";
+import { readJsonBody } from "@/lib/http/read-json";
+import { changeTools } from "@/lib/policy/tool-changes";
 
 export const dynamic = "force-dynamic";
 
@@ -9,5 +12,14 @@ export const GET = apiRoute("read", async ({ req, db, tenant }) => ({
   tools: await listGovernedTools(db, {
     tenantId: tenant.id,
     q: new URL(req.url).searchParams.get("q") ?? undefined,
+  }),
+}));
+
+/** All or nothing: one refused change (an unknown id, a bad field) leaves every tool as it was. */
+export const PATCH = apiRoute("manage", async ({ req, db, tenant, actor }) => ({
+  tools: await changeTools(db, {
+    tenantId: tenant.id,
+    input: await readJsonBody(req),
+    by: auditActorOf(actor),
   }),
 }));
