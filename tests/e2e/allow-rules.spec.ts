@@ -3,6 +3,7 @@ import { e2eBootstrapKey } from "../../playwright.config";
 import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
+import { type RestoreEffect, unclassifyTool } from "./tool-effects";
 
 /*
  * Allow rules as an approver lives them: approve a held call and, in the same step, allow the agent
@@ -10,7 +11,7 @@ import { waitUntilReady } from "./servers-page";
  * rule let it through; a call that does not match still waits; once the rule is revoked on
  * Approvals → Rules, the next matching call waits again. (Expiry is the same check by the clock —
  * tests/integration/allow-rules.test.ts moves a rule's end into the past rather than wait a minute.)
- * local-tools__echo is unclassified, so enforced as external-write: it needs approval.
+ * local-tools__echo is made unclassified for this spec (enforced as external-write: it needs approval).
  */
 
 test.describe.configure({ mode: "serial" });
@@ -20,6 +21,7 @@ type CallBody = { call: { id: string; status: string; allowedByRule: string | nu
 
 let agent: APIRequestContext;
 let agentId: string;
+let restoreEffect: RestoreEffect | undefined;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   const api = await playwright.request.newContext({
@@ -32,6 +34,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     name: `rules-e2e-${Date.now()}`,
     patterns: ["local-tools__*"],
   }));
+  restoreEffect = await unclassifyTool(api, TOOL);
   await api.dispose();
 });
 
@@ -52,6 +55,7 @@ test.afterAll(async ({ playwright, baseURL }) => {
   };
   for (const rule of allowRules.filter((r) => r.principal.id === agentId && r.status === "active"))
     await api.delete(`/api/v1/allow-rules/${rule.id}`);
+  await restoreEffect?.(api);
   await api.dispose();
 });
 

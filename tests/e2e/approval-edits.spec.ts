@@ -7,6 +7,7 @@ import { createAgent } from "./agents";
 import { cliEnv, makeConfigHome, runCli } from "./cli-runner";
 import { admin, expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
+import { type RestoreEffect, unclassifyTool } from "./tool-effects";
 
 /*
  * "Approve with edits" as an approver lives it: an agent calls a gated tool through /mcp with the
@@ -22,8 +23,7 @@ let api: APIRequestContext;
 let agentRest: APIRequestContext;
 let agentId = "";
 let client: Client;
-let toolId = "";
-let originalEffect: string | null = null;
+let restoreEffect: RestoreEffect | undefined;
 
 test.beforeAll(async ({ playwright, baseURL }) => {
   api = await playwright.request.newContext({
@@ -38,13 +38,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
   });
   agentId = created.principalId;
   agentRest = created.agent;
-  const { tools } = (await (await api.get(`/api/v1/tools?q=${TOOL}`)).json()) as {
-    tools: { id: string; gatewayName: string; effect: string | null }[];
-  };
-  const tool = tools.find((t) => t.gatewayName === TOOL);
-  if (!tool) throw new Error(`${TOOL} is not in the catalog`);
-  ({ id: toolId, effect: originalEffect } = tool);
-  expect((await api.patch(`/api/v1/tools/${toolId}`, { data: { effect: null } })).ok()).toBe(true);
+  restoreEffect = await unclassifyTool(api, TOOL);
 
   client = new Client({ name: "approval-edits-e2e", version: "1.0.0" });
   await client.connect(
@@ -63,7 +57,7 @@ test.afterAll(async () => {
   };
   for (const { call } of approvals.filter((a) => a.call.requester.id === agentId))
     await api.post(`/api/v1/approvals/${call.id}/deny`, { data: { reason: "e2e clean-up" } });
-  if (toolId) await api.patch(`/api/v1/tools/${toolId}`, { data: { effect: originalEffect } });
+  await restoreEffect?.(api);
   await api.dispose();
 });
 

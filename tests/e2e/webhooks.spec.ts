@@ -5,12 +5,13 @@ import type { APIRequestContext } from "@playwright/test";
 import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
+import { type RestoreEffect, unclassifyTool } from "./tool-effects";
 
 /*
  * Webhooks as an admin sets them up: added in Settings → Webhooks (the signing secret shown once),
  * a receiver in this test gets signed deliveries for an approval requested and then decided, and a
  * receiver that fails twice shows its retries in the delivery log until it is delivered.
- * local-tools__echo needs approval (unclassified: external-write).
+ * local-tools__echo is made unclassified for this spec, so it needs approval (external-write).
  */
 
 test.describe.configure({ mode: "serial" });
@@ -21,6 +22,7 @@ const plans = new Map<string, number[]>();
 let server: Server;
 let base = "";
 let agent: APIRequestContext;
+let restoreEffect: RestoreEffect | undefined;
 const suffix = Date.now();
 
 test.beforeAll(async ({ playwright, baseURL }) => {
@@ -49,6 +51,7 @@ test.beforeAll(async ({ playwright, baseURL }) => {
     name: `webhooks-e2e-${suffix}`,
     patterns: ["local-tools__*"],
   }));
+  restoreEffect = await unclassifyTool(api, "local-tools__echo");
   await api.dispose();
 });
 
@@ -59,6 +62,7 @@ test.afterAll(async ({ api }) => {
   };
   for (const hook of webhooks.filter((w) => w.name.endsWith(String(suffix))))
     await api.delete(`/api/v1/webhooks/${hook.id}`);
+  await restoreEffect?.(api);
   await agent?.dispose();
   await new Promise<void>((resolve) => server?.close(() => resolve()));
 });
