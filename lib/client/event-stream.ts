@@ -112,11 +112,62 @@ export function openEventStream(options: EventStreamOptions): EventStreamHandle 
   };
 }
 
+type StreamListener = Pick<EventStreamOptions, "onEvent" | "onGap" | "onStatus">;
+type SharedStream = { handle: EventStreamHandle; status: EventStreamStatus; listeners: Set<StreamListener> };
+
+/**
+ * One EventSource per filter in a tab, shared by every hook that follows that filter live: the
+ * sidebar's pending count and the Approvals or Calls page all follow "call." events, and a browser
+ * gives a host only six connections over HTTP/1.1 — two tabs of three streams each would leave
+ * every other request of the dashboard waiting. Closed when its last listener leaves.
+ */
+const sharedStreams = new Map<string, SharedStream>();
+
+function joinSharedStream(key: string, filter: EventStreamFilter, listener: StreamListener): () => void {
+  let shared = sharedStreams.get(key);
+  if (!shared) {
+    const listeners = new Set<StreamListener>();
+    const state = { status: "closed" as EventStreamStatus };
+    const handle = openEventStream({
+      filter,
+      onEvent: (event) => {
+        for (const each of listeners) each.onEvent(event);
+      },
+      onGap: (gap) => {
+        for (const each of listeners) each.onGap?.(gap);
+      },
+      onStatus: (status) => {
+        state.status = status;
+        for (const each of listeners) each.onStatus?.(status);
+      },
+    });
+    shared = {
+      handle,
+      listeners,
+      get status() {
+        return state.status;
+      },
+    };
+    sharedStreams.set(key, shared);
+  }
+  const joined = shared;
+  joined.listeners.add(listener);
+  listener.onStatus?.(joined.status);
+  return () => {
+    joined.listeners.delete(listener);
+    listener.onStatus?.("closed"); // for this hook the stream is closed, whoever still follows it
+    if (joined.listeners.size > 0 || sharedStreams.get(key) !== joined) return;
+    sharedStreams.delete(key);
+    joined.handle.close();
+  };
+}
+
 /**
  * Follows the workspace's events while the component is mounted, e.g. to invalidate React Query
  * caches: `useEventStream({ type: "call." }, () => queryClient.invalidateQueries({ queryKey: ["calls"] }))`.
  * `filter: null` pauses; resuming (or changing the filter) continues after the last event seen, so
- * a pause loses nothing. Callbacks may change on every render without reconnecting.
+ * a pause loses nothing. Callbacks may change on every render without reconnecting. Hooks that
+ * follow the same filter live share one connection (joinSharedStream).
  */
 export function useEventStream(
   filter: EventStreamFilter | null,
@@ -135,9 +186,8 @@ export function useEventStream(
   const resume = options.resume ?? true;
   useEffect(() => {
     if (key === null) return;
-    const handle = openEventStream({
-      filter: JSON.parse(key) as EventStreamFilter,
-      ...(resume && lastSeen.current !== undefined ? { lastEventId: lastSeen.current } : {}),
+    const filter = JSON.parse(key) as EventStreamFilter;
+    const listener: StreamListener = {
       onEvent: (event) => {
         lastSeen.current = Math.max(lastSeen.current ?? 0, event.id);
         setLastEventId(lastSeen.current);
@@ -145,7 +195,11 @@ export function useEventStream(
       },
       onGap: (gap) => callbacks.current.onGap?.(gap),
       onStatus: setStatus,
-    });
+    };
+    // Live from now on: the tab's shared stream. Resuming after a pause or a new filter: its own,
+    // from the last event this hook saw, so nothing in between is lost.
+    if (!resume || lastSeen.current === undefined) return joinSharedStream(key, filter, listener);
+    const handle = openEventStream({ filter, lastEventId: lastSeen.current, ...listener });
     return () => handle.close();
   }, [key, resume]);
 

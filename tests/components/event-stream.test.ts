@@ -239,6 +239,39 @@ describe("useEventStream against a real SSE endpoint", () => {
   });
 });
 
+describe("one connection per filter in a tab", () => {
+  it("hooks that follow the same filter share a stream; each gets every event; it closes with the last", async () => {
+    const from = server.connections.length;
+    const sidebar = mountStream({ type: "server." });
+    const page = mountStream({ type: "server." });
+    const other = mountStream({ call: "call-1" });
+    await waitFor(() => expect(sidebar.result.current.status).toBe("open"));
+    await waitFor(() => expect(page.result.current.status).toBe("open"));
+    await waitFor(() => expect(other.result.current.status).toBe("open"));
+    // Two filters, two connections: a browser allows six per host, and every tab has a sidebar.
+    expect(connectionsAfter(from)).toHaveLength(2);
+
+    const first = record(2);
+    await waitFor(() => expect(sidebar.seen).toEqual(first));
+    await waitFor(() => expect(page.seen).toEqual(first));
+
+    // The page leaves (navigation): the sidebar keeps following on the same connection.
+    page.unmount();
+    const later = record(1);
+    await waitFor(() => expect(sidebar.seen).toEqual([...first, ...later]));
+    expect(connectionsAfter(from)).toHaveLength(2);
+
+    // Everyone leaves; the next hook opens a new connection.
+    sidebar.unmount();
+    other.unmount();
+    const next = mountStream({ type: "server." });
+    await waitFor(() => expect(next.result.current.status).toBe("open"));
+    expect(connectionsAfter(from)).toHaveLength(3);
+    const sentinel = record(1);
+    await waitFor(() => expect(next.seen).toEqual(sentinel));
+  });
+});
+
 describe("useLiveEvents", () => {
   it("keeps the live list whole across a dropped stream: newest first, none twice", async () => {
     const hook = renderHook(() => useLiveEvents({}));
