@@ -91,7 +91,7 @@ describe("an operator's answer against the server's form", () => {
     expect(contentProblems(form, { age: 1.5, plan: "gold", password: "x" })).toEqual({
       username: "is required",
       age: "must be a whole number",
-      plan: 'must be one of "free", "pro"',
+      plan: "must be one of “free”, “pro”",
       password: "is not a field of this form",
     });
   });
