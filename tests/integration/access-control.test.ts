@@ -77,6 +77,11 @@ const adminReads: Record<string, string> = {
     "the instance policy and its owners are for instance owners, whatever their workspace role (Settings → Instance)",
   "GET /api/v1/instance/policy": "the instance policy is for instance owners (Settings → Instance)",
   "GET /api/v1/instance/owners": "who owns the instance is for instance owners (Settings → Instance)",
+  "GET /api/v1/webhooks":
+    "where the workspace's notifications go (a Slack URL is itself a credential, even masked) is for admins (Settings → Webhooks)",
+  "GET /api/v1/webhooks/[id]": "one webhook: for admins, as the list",
+  "GET /api/v1/webhooks/[id]/deliveries":
+    "the delivery log holds the payloads sent and the receivers' answers: for admins, as the webhooks",
 };
 
 /** Mutations a viewer may make, each for a stated reason. */
