@@ -7,7 +7,7 @@ import { rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { decideBuild, hashBuildInputs, STAMP_FILE, stampFor } from "./build-stamp.mjs";
+import { decideBuild, hashBuildInputs, readBuildId, STAMP_FILE, stampFor } from "./build-stamp.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const distDir = path.join(root, ".next");
@@ -29,9 +29,12 @@ if (!decision.build) {
 console.log(`Building (${decision.reason}); this takes a minute or two, and later starts reuse it.`);
 // No record while building: an interrupted build must not look like a finished one.
 rmSync(path.join(distDir, STAMP_FILE), { force: true });
+const previousBuildId = readBuildId(distDir);
 const nextBin = createRequire(path.join(root, "package.json")).resolve("next/dist/bin/next");
 const result = spawnSync(process.execPath, [nextBin, "build", ...buildArgs], { cwd: root, stdio: "inherit" });
 if (result.status !== 0) process.exit(result.status ?? 1);
+// `next build --help` and the like exit 0 without building: only a new BUILD_ID is a new build.
+if (readBuildId(distDir) === previousBuildId) process.exit(0);
 
 writeFileSync(
   path.join(distDir, STAMP_FILE),

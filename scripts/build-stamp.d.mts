@@ -1,5 +1,6 @@
 // Types of scripts/build-stamp.mjs (plain Node so `npm start` runs it before anything is built).
 export const STAMP_FILE: string;
+export function readBuildId(distDir: string): string | null;
 export function listSourceFiles(root: string): string[];
 export function buildEnvironment(env: Record<string, string | undefined>): string[];
 export function hashBuildInputs(options: {

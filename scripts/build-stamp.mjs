@@ -82,7 +82,8 @@ export function hashBuildInputs({ root, env = process.env, buildArgs = [], nodeV
   return hash.digest("hex");
 }
 
-function readBuildId(distDir) {
+/** The id of the build in distDir, or null when there is none (missing, empty, unreadable). */
+export function readBuildId(distDir) {
   try {
     return readFileSync(path.join(distDir, "BUILD_ID"), "utf8").trim() || null;
   } catch {

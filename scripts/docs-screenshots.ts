@@ -6,12 +6,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { chromium, expect, type Page } from "@playwright/test";
+import { expect as baseExpect, chromium, type Page } from "@playwright/test";
 
 const port = Number(process.argv[2] ?? 3216);
 const base = `http://127.0.0.1:${port}`;
 const dataDir = ".data/docs-screenshots";
 const out = "docs/images";
+// This machine may be busy (a shared CI box): generous waits, never a timing assertion.
+const expect = baseExpect.configure({ timeout: 30_000 });
 const admin = { name: "Ada Lovelace", email: "ada@example.com", password: "correct horse battery" };
 
 async function startServer(): Promise<ChildProcess> {
@@ -55,13 +57,20 @@ async function main() {
     await page.getByRole("button", { name: "Create admin account" }).click();
     await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
     // The demo servers connect in the background: wait for both, as a newcomer would see them.
-    await expect(async () => {
-      await page.reload();
-      await expect(page.getByText(/local-tools/).first()).toBeVisible();
-      await expect(page.getByText(/files/).first()).toBeVisible();
-      await expect(page.getByText(/connecting|starting/i)).toHaveCount(0);
-    }).toPass({ timeout: 60_000 });
-    await shoot(page, "overview");
+    await expect
+      .poll(
+        async () => {
+          const body = (await (await page.request.get("/api/v1/servers")).json()) as {
+            servers: { name: string; status: string }[];
+          };
+          return body.servers.map((server) => `${server.name}:${server.status}`).sort();
+        },
+        { timeout: 90_000 },
+      )
+      .toEqual(["files:ready", "local-tools:ready"]);
+    await page.goto("/servers");
+    await hydrated();
+    await shoot(page, "servers");
 
     // 3. An agent, its grant and its key.
     await page.goto("/principals");
@@ -78,6 +87,21 @@ async function main() {
     const key = await page.getByRole("textbox", { name: "New gateway key" }).inputValue();
     if (!key.startsWith("sb_")) throw new Error("no key shown after Create key");
 
+    // Alone on an install, you made the agent's key: "No self-approval" (on in new workspaces) would
+    // refuse your approval of its calls. The README says to turn it off here, so this does too.
+    await page.goto("/settings/approvals");
+    await hydrated();
+    await page.getByRole("checkbox", { name: /No self-approval/ }).uncheck();
+    await page.getByRole("button", { name: "Save rules" }).click();
+    await expect
+      .poll(async () => {
+        const body = (await (await page.request.get("/api/v1/policy/approvals")).json()) as {
+          policy: { forbidSelfApproval: boolean };
+        };
+        return body.policy.forbidSelfApproval;
+      })
+      .toBe(false);
+
     // 4–5. The MCP client Claude Code would be, on /mcp with that key: a call that waits.
     const client = new Client({ name: "docs-screenshots", version: "1.0.0" });
     await client.connect(
@@ -88,30 +112,37 @@ async function main() {
     const listed = await client.listTools();
     if (!listed.tools.some((tool) => tool.name === "local-tools__write_note"))
       throw new Error("local-tools__write_note is not offered on /mcp");
+    // The Approvals page open and live first, as an operator keeps it: the call appears by itself.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto("/approvals");
+    await hydrated();
+    await expect(page.getByTestId("connection-state")).toHaveText("Live", { timeout: 30_000 });
     const waiting = client.callTool(
       { name: "local-tools__write_note", arguments: { title: "hello", text: "Hi from Claude Code" } },
       undefined,
       { timeout: 120_000 },
     );
-
-    await page.goto("/approvals");
-    await hydrated();
     const item = page.getByText("local-tools__write_note").first();
     await expect(item).toBeVisible({ timeout: 30_000 });
     await item.click();
     await expect(page.getByTestId("approval-detail")).toContainText("Hi from Claude Code");
     await shoot(page, "approvals");
 
-    await page
-      .getByTestId("approval-detail")
-      .getByRole("button", { name: /^Approve/ })
-      .first()
-      .click();
-    const result = await waiting;
+    await page.getByTestId("approval-detail").getByRole("button", { name: "Approve", exact: true }).click();
+    await expect(page.getByTestId("decision-notice")).toContainText("Approved local-tools__write_note");
+    let result = await waiting;
+    // Past the gateway's 50 s wait (a slow machine) the answer names the call: collect it as a client would.
+    const callId = /"callId\\?": \\?"([0-9a-f-]{36})/.exec(JSON.stringify(result.content))?.[1];
+    if (callId)
+      result = await client.callTool({
+        name: "switchboard__wait_call",
+        arguments: { callId, timeoutSeconds: 60 },
+      });
     const text = JSON.stringify(result.content);
     if (result.isError || !text.includes("Saved")) throw new Error(`the approved call answered ${text}`);
     await client.close();
 
+    await page.setViewportSize({ width: 1280, height: 760 });
     await page.goto("/calls");
     await hydrated();
     await page.getByRole("link", { name: "local-tools__write_note" }).first().click();
