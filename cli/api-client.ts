@@ -7,7 +7,7 @@ type RequestOptions = { body?: unknown; query?: Query; timeoutMs?: number; heade
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
- * The CLI's only way to Switchboard: its REST API (README, "The REST API"). Turns every failure
+ * The CLI's only way to Switchboard: its REST API (docs/api.md). Turns every failure
  * into a CliError with the server's own message (and per-field messages) and the exit code scripts
  * rely on.
  */

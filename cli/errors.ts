@@ -1,4 +1,4 @@
-/** The documented exit codes (README "CLI", `switchboard --help`). Scripts branch on them. */
+/** The documented exit codes (docs/cli.md, `switchboard --help`). Scripts branch on them. */
 export const ExitCode = {
   ok: 0,
   error: 1,

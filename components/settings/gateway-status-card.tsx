@@ -59,7 +59,7 @@ export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {
           <CopyField id="gateway-claude-command" label="Claude Code command" value={gateway.claudeCommand} />
           <p className="mt-1 text-xs text-slate-500">
             Replace <code className="font-mono">&lt;key&gt;</code> with a gateway key of a principal
-            (Principals → a principal → Keys). Cursor and VS Code: see the README or{" "}
+            (Principals → a principal → Keys). Cursor and VS Code: see docs/gateway.md or{" "}
             <code className="font-mono">switchboard export</code>.
           </p>
         </dd>

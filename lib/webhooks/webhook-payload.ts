@@ -47,7 +47,7 @@ function escapeSlack(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** `v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` — README, "Verifying webhook deliveries". */
+/** `v1=<hex HMAC-SHA256(secret, "<timestamp>.<body>")>` — docs/events-and-webhooks.md, "Webhooks". */
 export function signatureOf(secret: string, timestamp: number, body: string): string {
   return `v1=${createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex")}`;
 }

@@ -7,7 +7,7 @@ import { readEnv } from "@/lib/env";
  * Who a stdio server runs as. When Switchboard runs as root (containers, CI), its children run as
  * an unprivileged user (SWITCHBOARD_STDIO_USER, default `nobody`): they cannot read the data folder
  * (0700), the secret key, the database files or /proc/<switchboard>/environ. As an ordinary user
- * there is nobody to switch to: children run as that same user (the README says what they reach).
+ * there is nobody to switch to: children run as that same user (docs/security.md says what they reach).
  */
 
 export type ChildIdentity = { uid: number; gid: number; user: string; home: string };
@@ -90,7 +90,7 @@ export type StdioReach = {
   notes: string[];
 };
 
-/** Said in Settings → Instance and the README: what a stdio server can reach on this machine. */
+/** Said in Settings → Instance and docs/security.md: what a stdio server can reach on this machine. */
 export function describeStdioReach(): StdioReach {
   const self = os.userInfo().username;
   let identity: ChildIdentity | undefined;
