@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { cliBin } from "../fixtures/run-cli";
 
@@ -65,7 +66,7 @@ describe("switchboard login on a terminal", () => {
     expect(code).toBe(130);
     // What the terminal shows last: the check, said to be interrupted, and then a new line.
     const lastLine = output.split("\r").at(-2) ?? "";
-    expect(lastLine.replace(/\u001b\[[0-9;]*[A-Za-z]/g, "")).toBe(`Checking ${url}… interrupted.`);
+    expect(stripVTControlCharacters(lastLine)).toBe(`Checking ${url}… interrupted.`);
     expect(output.endsWith("\n")).toBe(true);
   }, 60_000);
 });
