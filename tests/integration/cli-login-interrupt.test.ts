@@ -37,14 +37,15 @@ function loginInterrupted(url: string, requested: Promise<void>): Promise<Run> {
   const command = [process.execPath, cliBin, "login", "--url", url, "--api-key", `sb_${"k".repeat(43)}`]
     .map((word) => `'${word}'`)
     .join(" ");
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: os.tmpdir(),
+    XDG_CONFIG_HOME: path.join(os.tmpdir(), `switchboard-cli-${process.pid}`),
+    NO_COLOR: "1",
+    TERM: "xterm",
+  };
   const child = spawn("script", ["-qec", command, "/dev/null"], {
-    env: {
-      PATH: process.env.PATH,
-      HOME: os.tmpdir(),
-      XDG_CONFIG_HOME: path.join(os.tmpdir(), `switchboard-cli-${process.pid}`),
-      NO_COLOR: "1",
-      TERM: "xterm",
-    },
+    env: env as NodeJS.ProcessEnv,
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
