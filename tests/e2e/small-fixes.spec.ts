@@ -58,6 +58,9 @@ test.describe("small fixes", () => {
     expect(response.status()).toBe(200);
     expect(response.headers()["content-type"]).toContain("image/svg+xml");
     expect(await response.text()).toContain("<svg");
+    await page.goto(href);
+    await page.setViewportSize({ width: 64, height: 64 });
+    await page.screenshot({ path: "test-results/small-fixes-icon.png" });
   });
 
   test("someone signed in who opens /sign-in lands on the dashboard, or where next says", async ({
