@@ -17,6 +17,8 @@ export class Spinner {
     if (this.isTty && !this.timer) {
       this.timer = setInterval(() => this.draw(), 80);
       this.timer.unref();
+      process.once("SIGINT", this.onInterrupt);
+      process.once("exit", this.onExit);
     }
     return this;
   }
@@ -31,9 +33,28 @@ export class Spinner {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    process.off("SIGINT", this.onInterrupt);
+    process.off("exit", this.onExit);
     if (this.isTty && this.text) process.stderr.write("\r\u001b[2K");
     this.text = "";
   }
+
+  /**
+   * Ctrl-C while a spinner draws: Node's default was to die mid-line, leaving "⠋ Checking …"
+   * with the shell's prompt glued to it. Say what was cut short, on a line of its own, and exit
+   * the way an interrupted program does (128 + SIGINT).
+   */
+  private readonly onInterrupt = () => {
+    const text = this.text;
+    this.stop();
+    process.stderr.write(`${text ? `${text} ` : ""}interrupted.\n`);
+    process.exit(130);
+  };
+
+  /** Any other way out (process.exit elsewhere) still leaves the terminal on a clean line. */
+  private readonly onExit = () => {
+    if (this.text) process.stderr.write("\r\u001b[2K");
+  };
 
   private draw(): void {
     const frame = FRAMES[this.frame++ % FRAMES.length] ?? "";

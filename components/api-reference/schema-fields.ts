@@ -101,12 +101,21 @@ export function typeOf(schema: JsonSchema, components: Components): string {
 }
 
 function rangeOf(schema: JsonSchema): string {
-  const [min, max] =
-    schema.type === "string" ? [schema.minLength, schema.maxLength] : [schema.minimum, schema.maximum];
+  const [min, max] = (
+    schema.type === "string" ? [schema.minLength, schema.maxLength] : [schema.minimum, schema.maximum]
+  ).map(meaningfulBound);
   if (min === undefined && max === undefined) return "";
   if (max === undefined) return ` (≥ ${min})`;
   return min === undefined ? ` (≤ ${max})` : ` (${min}–${max})`;
 }
+
+/**
+ * zod writes every integer's safe-integer limits (±9007199254740991) into the schema: they are
+ * the limits of a JavaScript number, not a rule of this API, and only hide the bounds that mean
+ * something.
+ */
+const meaningfulBound = (bound: number | undefined) =>
+  bound !== undefined && Math.abs(bound) >= Number.MAX_SAFE_INTEGER ? undefined : bound;
 
 function describeField(schema: JsonSchema): string {
   const parts = [schema.description ?? ""];

@@ -10,6 +10,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { DeleteServerButton } from "./delete-server-button";
 import { serversListQuery } from "./server-queries";
 import { ServerStatusBadge, transportLabels } from "./server-status-badge";
+import { ServerTarget } from "./server-target";
 import { useLiveServers } from "./use-live-servers";
 
 /** The workspace's servers, their state kept live by the event stream (a slow poll while it is down). */
@@ -61,9 +62,7 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
             <Badge tone="blue">{transportLabels[server.transport]}</Badge>
           </td>
           <td className="px-4 py-3 align-top">
-            <code className="block truncate font-mono text-xs text-slate-700" title={server.target}>
-              {server.target}
-            </code>
+            <ServerTarget target={server.target} />
           </td>
           <td className="px-4 py-3 align-top">
             {server.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}

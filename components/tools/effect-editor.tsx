@@ -47,7 +47,9 @@ export function EffectEditor({ tool, canManage }: { tool: GovernedToolDto; canMa
         onChange={(event) => choose(event.target.value)}
         className={`${inputClass} mt-1 py-1 disabled:bg-slate-50 disabled:text-slate-500`}
       >
-        <option value="">unclassified → {UNCLASSIFIED_AS}</option>
+        {/* Short enough for the column: "unclassified → external-write" was cut off mid-word.
+            What unclassified means is said under the select. */}
+        <option value="">unclassified</option>
         {effectOrder.map((effect) => (
           <option key={effect} value={effect}>
             {effect}

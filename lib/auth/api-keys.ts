@@ -54,6 +54,7 @@ export type ApiKeyDto = {
 };
 
 export const hashApiKey = (key: string) => createHash("sha256").update(key).digest("hex");
+const INVALID_KEY = "The API key is not valid: no active key matches it. Check that it was copied whole.";
 const generateKey = () => `${KEY_PREFIX}${randomBytes(32).toString("base64url")}`;
 const prefixOf = (key: string) => key.slice(0, KEY_PREFIX.length + 6);
 
@@ -211,7 +212,11 @@ export type VerifiedKey = {
  * refusals are not kept, so a key created a moment ago works at once.
  */
 export async function verifyApiKey(db: Database, value: string): Promise<VerifiedKey> {
-  if (!value.startsWith(KEY_PREFIX) || value.length < 20) {
+  // Only a value that is not ours at all is told about the prefix: `sb_bogus` has it, so hearing
+  // "keys start with sb_" would send its owner looking in the wrong place. Any other value that is
+  // not an active key gets the lookup's one answer, however short or odd (a bootstrap key from the
+  // environment need not look like a generated one), so it says nothing of what exists anywhere.
+  if (!value.startsWith(KEY_PREFIX)) {
     throw new AppError("unauthenticated", "That is not a Switchboard API key (keys start with sb_).");
   }
   const hash = hashApiKey(value);
@@ -222,7 +227,7 @@ export async function verifyApiKey(db: Database, value: string): Promise<Verifie
 
 async function findActiveKey(db: Database, hash: string): Promise<VerifiedKey> {
   const [row] = await db.select().from(apiKeys).where(eq(apiKeys.keyHash, hash));
-  if (!row) throw new AppError("unauthenticated", "The API key is not valid.");
+  if (!row) throw new AppError("unauthenticated", INVALID_KEY);
   if (row.revokedAt) throw new AppError("unauthenticated", "The API key has been revoked.");
   lastUseRecorded.set(row.id, row.lastUsedAt?.getTime() ?? 0);
   return {

@@ -1,5 +1,6 @@
 import type { McpServer, StoredAuth, StoredValue } from "@/db/schema";
 import type { Transport } from "./config-schema";
+import { shellJoin } from "./shell-quote";
 
 /** A value as shown to people and scripts: literals as they are, references with set/unset only. */
 export type ValueView = string | { secret: string; isSet: boolean } | { fromEnv: string; isSet: boolean };
@@ -10,7 +11,7 @@ export type ServerDto = {
   displayName: string | null;
   description: string | null;
   transport: Transport;
-  /** What the server points at, for lists: the command line or the URL. */
+  /** What the server points at, for lists: the command line (quoted as a shell needs it) or the URL. */
   target: string;
   command: string | null;
   /** the program that runs: the command resolved on Switchboard's PATH when it was saved */
@@ -75,7 +76,7 @@ export function toServerDto(
     displayName: row.displayName,
     description: row.description,
     transport: row.transport,
-    target: row.transport === "stdio" ? [row.command ?? "", ...row.args].join(" ") : (row.url ?? ""),
+    target: row.transport === "stdio" ? shellJoin([row.command ?? "", ...row.args]) : (row.url ?? ""),
     command: row.command,
     programPath: row.programPath,
     launchApprovedByOwner: row.launchApprovedBy !== null,

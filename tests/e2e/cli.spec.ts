@@ -96,12 +96,19 @@ test.describe("switchboard CLI: help and failures", () => {
       input: "sb_not-a-real-key-000000000\n",
     });
     expect(refused.code).toBe(3);
+    // It has the prefix: the problem is the key, not its shape.
+    expect(refused.stderr).toContain("error: The API key is not valid");
+    expect(refused.stderr).not.toContain("start with sb_");
+    expect(refused.stderr.endsWith("\n")).toBe(true);
     const file = path.join(configHome, "switchboard", "config.json");
     expect(fs.existsSync(file)).toBe(false);
 
     const key = env.SWITCHBOARD_API_KEY as string;
     const login = await cli(["login", "--url", url], { env: withoutEnv, input: `${key}\n` });
     expect(login.code, login.stderr).toBe(0);
+    // Progress and the result each end their line: nothing left for the shell prompt to run into.
+    expect(login.stderr).toBe(`Checking ${url}…\n`);
+    expect(login.stdout).toMatch(/^Logged in to .*\.\n$/);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual({ url, apiKey: key });
 

@@ -121,6 +121,18 @@ describe.each(drivers)("auth on %s", (driver) => {
       expect((await res.json()).error.message).toMatch(message);
     }
 
+    // A value with our prefix is told it is not a valid key, not that keys start with sb_ (it does),
+    // and in the very words an unknown key gets: short, cut off or made up, nothing tells them apart.
+    const unknown = (await (await list({ authorization: `Bearer sb_${"x".repeat(43)}` })).json()).error;
+    for (const value of ["sb_bogus", "sb_", key.slice(0, 12), `${key}x`, "sb_ünïcode key"]) {
+      const res = await list({ "x-api-key": value });
+      expect(res.status, value).toBe(401);
+      const { error } = await res.json();
+      expect(error.message, value).toMatch(/^The API key is not valid/);
+      expect(error.message, value).not.toMatch(/start with sb_/);
+      expect(error, value).toEqual(unknown);
+    }
+
     const [row] = await handle.db
       .select()
       .from(apiKeys)

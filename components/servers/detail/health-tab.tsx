@@ -31,12 +31,14 @@ export function HealthTab({ name }: { name: string }) {
     : null;
   const lastProbe = data.live?.lastHealth?.probe;
 
+  // Without a successful check there is no latency to speak of: say so rather than print figures.
+  const latencyNote = median === null ? "no successful checks" : `median ${formatLatency(median)}`;
   return (
     <div>
       <SectionTitle
-        aside={`${okCount} of ${history.length} ok · median ${formatLatency(median)}${lastProbe ? ` · probe ${lastProbe}` : ""}`}
+        aside={`${okCount} of ${history.length} ok · ${latencyNote}${lastProbe ? ` · probe ${lastProbe}` : ""}`}
       >
-        Latency, last {history.length} checks
+        Latency, {history.length === 1 ? "last check" : `last ${history.length} checks`}
       </SectionTitle>
       <LatencyChart checks={[...history].reverse()} />
       <SectionTitle>History</SectionTitle>

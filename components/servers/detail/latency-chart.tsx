@@ -32,10 +32,18 @@ export function LatencyChart({ checks }: { checks: HealthPoint[] }) {
   if (current) segments.push(current);
 
   const failures = checks.length - latencies.length;
+  const lastChecks =
+    checks.length === 1 ? "the last health check" : `the last ${checks.length} health checks`;
   const summary =
     latencies.length > 0
-      ? `Latency of the last ${checks.length} health checks: ${formatLatency(Math.min(...latencies))} to ${formatLatency(Math.max(...latencies))}, ${failures} failed.`
-      : `None of the last ${checks.length} health checks succeeded.`;
+      ? `Latency of ${lastChecks}: ${formatLatency(Math.min(...latencies))} to ${formatLatency(Math.max(...latencies))}, ${failures} failed.`
+      : checks.length === 1
+        ? "The last health check failed."
+        : `None of the last ${checks.length} health checks succeeded.`;
+  // No successful check, no latency: an axis of made-up milliseconds would read as measurements.
+  const hasLatency = latencies.length > 0;
+  // A half-way line on a 1 ms scale would round to a second "1 ms" label.
+  const gridLines = !hasLatency ? [] : max >= 2 ? [0, 0.5, 1] : [0, 1];
 
   return (
     <svg
@@ -44,7 +52,7 @@ export function LatencyChart({ checks }: { checks: HealthPoint[] }) {
       aria-label={summary}
       className="h-auto w-full rounded-lg border border-slate-200 bg-white"
     >
-      {[0, 0.5, 1].map((fraction) => {
+      {gridLines.map((fraction) => {
         const value = max * fraction;
         return (
           <g key={fraction}>
@@ -90,6 +98,17 @@ export function LatencyChart({ checks }: { checks: HealthPoint[] }) {
             <title>{`${formatDateTime(check.checkedAt)} · ${formatLatency(check.latencyMs)}`}</title>
           </circle>
         ) : null,
+      )}
+      {/* Drawn last, over the red bands of the failures. */}
+      {hasLatency ? null : (
+        <text
+          x={PAD.left + plotWidth / 2}
+          y={PAD.top + plotHeight / 2 + 4}
+          textAnchor="middle"
+          className="fill-red-800 text-[13px] font-medium"
+        >
+          No successful checks
+        </text>
       )}
     </svg>
   );

@@ -124,6 +124,9 @@ const constraintKeys = [
 function constraintsOf(schema: Record<string, unknown>): string[] {
   return constraintKeys.flatMap(([key, label]) => {
     const value = schema[key];
+    // zod (which many servers use) writes an integer's ±9007199254740991 limits into every
+    // schema: a JavaScript number's limits, not the tool's, and noise in a table.
+    if (typeof value === "number" && Math.abs(value) >= Number.MAX_SAFE_INTEGER) return [];
     return typeof value === "number" || typeof value === "string" ? [`${label} ${value}`] : [];
   });
 }

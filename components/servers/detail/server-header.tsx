@@ -34,9 +34,11 @@ export function ServerHeader({
           {server.description ? (
             <p className="mt-2 max-w-2xl text-sm text-slate-600">{server.description}</p>
           ) : null}
+          {/* The whole command line (quoted as a shell needs it) or URL: this page is where it is read
+              in full, so it wraps rather than ends in "…". */}
           <code
-            className="mt-2 block max-w-3xl truncate rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700"
-            title={server.target}
+            className="mt-2 block max-w-3xl whitespace-pre-wrap break-all rounded bg-slate-100 px-2 py-1 font-mono text-xs text-slate-700"
+            data-testid="server-target"
           >
             {server.target}
           </code>

@@ -42,7 +42,8 @@ function ChangeGroup({ change, names }: { change: keyof typeof changeStyles; nam
     <span
       key={name}
       title={`${style.label}: ${name}`}
-      className={`inline-flex max-w-xs truncate rounded px-1.5 py-0.5 font-mono text-xs ring-1 ring-inset ${style.className}`}
+      // A URI cut mid-name reads as another one: long names wrap, anywhere, rather than end in "…".
+      className={`inline-block max-w-full break-all rounded px-1.5 py-0.5 font-mono text-xs ring-1 ring-inset ${style.className}`}
     >
       <span aria-hidden className="mr-1">
         {style.sign}

@@ -69,17 +69,23 @@ export function KeyValueEditor({
       <legend className="text-sm font-medium text-slate-800">{label}</legend>
       <div className="mt-1 space-y-2">
         {rows.map((row, index) => (
-          <div key={row.id} className="flex gap-2">
+          // Columns of their own: in a flex row the name gave way as much as the value did, and
+          // names like GITHUB_PERSONAL_ACCESS_TOKEN were cut off while being typed.
+          <div
+            key={row.id}
+            className="grid grid-cols-[minmax(0,1fr)_auto] gap-2 sm:grid-cols-[minmax(12rem,18rem)_7rem_minmax(8rem,1fr)_auto]"
+          >
             <input
               aria-label={`${label} ${index + 1} name`}
-              className={`${inputClass} max-w-[14rem] font-mono`}
+              title={row.key || undefined}
+              className={`${inputClass} font-mono`}
               placeholder={keyPlaceholder}
               value={row.key}
               onChange={(e) => update(row.id, { key: e.target.value })}
             />
             <select
               aria-label={`${label} ${index + 1} kind`}
-              className={`${inputClass} max-w-[9rem]`}
+              className={inputClass}
               value={row.kind}
               onChange={(e) => update(row.id, { kind: e.target.value as ValueKind })}
             >
