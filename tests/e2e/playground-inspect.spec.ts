@@ -123,6 +123,8 @@ test.describe("playground: resources and prompts", () => {
     // A template: the server suggests values for its variable as it is typed.
     await resource.selectOption({ label: "color — inspect://colors/{color}" });
     await page.getByRole("textbox", { name: "color" }).fill("gr");
+    await expect(page.getByRole("button", { name: "Use green for color" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("resources-suggestions.png"), fullPage: true });
     await page.getByRole("button", { name: "Use green for color" }).click();
     await expect(page.getByRole("textbox", { name: "color" })).toHaveValue("green");
     await expect(page.getByTestId("template-uri")).toHaveText("inspect://colors/green");
@@ -147,6 +149,9 @@ test.describe("playground: resources and prompts", () => {
     await expect(page.getByTestId("field-error")).toHaveText("Required.");
     await expect(page.getByRole("textbox", { name: "language" })).toBeFocused();
 
+    // Narrowed by what is typed: "py" leaves python alone among the server's languages.
+    await page.getByRole("textbox", { name: "language" }).fill("py");
+    await expect(page.getByRole("button", { name: /^Use .* for language$/ })).toHaveText(["python"]);
     await page.getByRole("textbox", { name: "language" }).fill("ty");
     await page.getByRole("button", { name: "Use typescript for language" }).click();
     await page.getByRole("textbox", { name: "focus" }).fill("naming");

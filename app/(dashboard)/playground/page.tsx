@@ -20,7 +20,7 @@ export default async function PlaygroundPage() {
     <>
       <PageHeader
         title="Playground"
-        description={`Call a tool as yourself (${actor.name}) through the same governed path as agents: the approval rules apply, and every call is recorded.`}
+        description={`Call a tool, read a resource or get a prompt as yourself (${actor.name}) through the same governed path as agents: the approval rules apply, and every call is recorded.`}
       />
       {canDecide ? null : (
         <div className="mb-4">

@@ -1,17 +1,15 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { getPromptAction } from "@/app/(dashboard)/playground/actions";
 import { serverPromptsQuery } from "@/components/servers/server-queries";
-import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { inputClass } from "@/components/ui/field";
-import { isRecord, textOf } from "@/components/ui/format";
+import { textOf } from "@/components/ui/format";
 import { QueryFallback } from "@/components/ui/query-fallback";
-import type { CatalogEntryDto } from "@/lib/catalog/types";
 import type { ServerDto } from "@/lib/servers/types";
-import { ArgumentInput } from "./argument-input";
+import { PromptForm } from "./prompt-form";
 import { PromptMessages } from "./prompt-messages";
 import { ReadTracker, RecordedCallHeader, TruncatedNotice } from "./read-tracker";
 import { InspectColumns, ResultArea, WithChosenServer } from "./server-select";
@@ -104,76 +102,5 @@ function ServerPrompts({ server, canRun }: { server: ServerDto; canRun: boolean 
         </ResultArea>
       }
     />
-  );
-}
-
-type Argument = { name: string; description: string | null; required: boolean };
-
-const argumentsOf = (prompt: CatalogEntryDto): Argument[] =>
-  (Array.isArray(prompt.definition.arguments) ? prompt.definition.arguments : [])
-    .filter(isRecord)
-    .flatMap((arg) => {
-      const name = textOf(arg.name);
-      return name ? [{ name, description: textOf(arg.description), required: arg.required === true }] : [];
-    });
-
-function PromptForm({
-  prompt,
-  serverId,
-  canRun,
-  isRunning,
-  serverErrors,
-  onGet,
-}: {
-  prompt: CatalogEntryDto;
-  serverId: string;
-  canRun: boolean;
-  isRunning: boolean;
-  serverErrors: Record<string, string[]>;
-  onGet: (args: Record<string, string>) => void;
-}) {
-  const args = argumentsOf(prompt);
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
-  const description = textOf(prompt.definition.description);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const missing = args.filter((arg) => arg.required && !values[arg.name]).map((arg) => arg.name);
-    setErrors(Object.fromEntries(missing.map((name) => [name, ["Required."]])));
-    if (missing.length > 0) return document.getElementById(`prompt-arg-${missing[0]}`)?.focus();
-    onGet(Object.fromEntries(Object.entries(values).filter(([, value]) => value !== "")));
-  };
-
-  return (
-    <form onSubmit={submit} noValidate aria-label="Prompt arguments" className="mt-3">
-      {description ? <p className="whitespace-pre-line text-sm text-slate-600">{description}</p> : null}
-      <div className="mt-4 space-y-3">
-        {args.length === 0 ? <p className="text-sm text-slate-500">This prompt takes no arguments.</p> : null}
-        {args.map((arg) => (
-          <ArgumentInput
-            key={arg.name}
-            id={`prompt-arg-${arg.name}`}
-            name={arg.name}
-            description={arg.description}
-            required={arg.required}
-            value={values[arg.name] ?? ""}
-            errors={errors[arg.name] ?? serverErrors[`arguments.${arg.name}`]}
-            onChange={(value) => setValues((current) => ({ ...current, [arg.name]: value }))}
-            completion={{
-              serverId,
-              ref: { type: "ref/prompt", name: prompt.key },
-              context: values,
-              isEnabled: canRun,
-            }}
-          />
-        ))}
-      </div>
-      <div className="mt-5">
-        <Button type="submit" disabled={!canRun || isRunning} aria-busy={isRunning || undefined}>
-          {isRunning ? "Getting…" : "Get prompt"}
-        </Button>
-      </div>
-    </form>
   );
 }
