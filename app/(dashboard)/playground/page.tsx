@@ -1,6 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { Playground } from "@/components/playground/playground";
+import { PlaygroundTabs } from "@/components/playground/playground-tabs";
 import { toolKeys } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
@@ -20,7 +20,7 @@ export default async function PlaygroundPage() {
     <>
       <PageHeader
         title="Playground"
-        description={`Call a tool as yourself (${actor.name}) through the same governed path as agents: the approval rules apply, and every call is recorded.`}
+        description={`Call a tool, read a resource or get a prompt as yourself (${actor.name}) through the same governed path as agents: the approval rules apply, and every call is recorded.`}
       />
       {canDecide ? null : (
         <div className="mb-4">
@@ -30,7 +30,7 @@ export default async function PlaygroundPage() {
         </div>
       )}
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <Playground canRun={canDecide} />
+        <PlaygroundTabs canRun={canDecide} />
       </HydrationBoundary>
     </>
   );
