@@ -29,6 +29,7 @@ test.beforeEach(async ({ api }) => {
 
 test("a tool error reads as one in the Playground, on its page, in Calls and in the Overview", async ({
   page,
+  api,
 }) => {
   await page.goto(`/playground?tool=${CURRENT_TIME}`);
   await page.getByRole("textbox", { name: "timeZone", exact: true }).fill(NOWHERE);
@@ -57,9 +58,21 @@ test("a tool error reads as one in the Playground, on its page, in Calls and in 
   await expect(row).not.toContainText("Succeeded");
   await page.getByRole("combobox", { name: "Status", exact: true }).selectOption({ label: "Succeeded" });
   await expect(page).toHaveURL(/status=succeeded/);
-  await expect(page.getByRole("combobox", { name: "Status", exact: true })).toHaveValue("succeeded");
-  await expect(page.getByText(/calls? shown|No calls/).first()).toBeVisible();
+  const rows = page.locator('[data-testid^="call-row-"]');
+  // The new list (or its empty state) has arrived: none of it is a tool error.
+  await expect(page.getByText("No calls match these filters").or(rows.first())).toBeVisible();
   await expect(row).toHaveCount(0);
+  await expect(rows.filter({ hasText: "Tool error" })).toHaveCount(0);
+  const listed = async (status: string) =>
+    (
+      (await (await api.get(`/api/v1/calls?status=${status}&tool=${CURRENT_TIME}`)).json()) as {
+        calls: { id: string; outcome: string }[];
+      }
+    ).calls;
+  expect(await listed("tool_error")).toContainEqual(
+    expect.objectContaining({ id: callId, outcome: "tool_error" }),
+  );
+  expect((await listed("succeeded")).map((c) => c.id)).not.toContain(callId);
 
   // Overview: among the recent failures, named as a tool error.
   await page.goto("/");
