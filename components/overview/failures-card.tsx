@@ -50,12 +50,11 @@ function FailureItem({ call, now }: { call: CallSummary; now: number }) {
       </div>
       <div className="mt-0.5 flex items-baseline gap-2">
         <CallOutcomeBadge outcome={call.outcome} />
-        <p
-          className="line-clamp-2 min-w-0 wrap-anywhere text-xs text-red-700"
-          title={[detail, code && `(${code})`].filter(Boolean).join(" ")}
-        >
+        <p className="line-clamp-2 min-w-0 wrap-anywhere text-xs text-red-700" title={detail ?? undefined}>
           {headline}
           {detail && call.outcome === "failed" ? ` · ${detail}` : ""}
+          {/* The raw code, muted, for operators who grep for it. */}
+          {code ? <code className="ml-1.5 font-mono text-slate-500">{code}</code> : null}
         </p>
       </div>
     </li>
