@@ -108,7 +108,8 @@ export function formatTime(iso: string | null | undefined): string {
  */
 export function statusColor(status: string, colors: Colors): string {
   if (status === "ready" || status === "succeeded" || status === "approved") return colors.green(status);
-  if (["crash-loop", "degraded", "failed", "denied", "expired"].includes(status)) return colors.red(status);
+  if (["crash-loop", "degraded", "failed", "tool error", "denied", "expired"].includes(status))
+    return colors.red(status);
   if (status === "disabled" || status === "unknown" || status === "cancelled") return colors.dim(status);
   return colors.yellow(status);
 }

@@ -2095,7 +2095,10 @@ export interface components {
       serverName: string | null;
       toolName: string;
       effect: components["schemas"]["Effect"];
-      /** @enum {string} */
+      /**
+       * @description The stored state; see `outcome` for how it ended.
+       * @enum {string}
+       */
       status:
         | "pending_approval"
         | "approved"
@@ -2105,6 +2108,20 @@ export interface components {
         | "succeeded"
         | "failed"
         | "cancelled";
+      /**
+       * @description How it ended, as people read it: `status`, except that a succeeded call whose tool answered `isError: true` is `tool_error`.
+       * @enum {string}
+       */
+      outcome:
+        | "pending_approval"
+        | "approved"
+        | "denied"
+        | "expired"
+        | "running"
+        | "succeeded"
+        | "failed"
+        | "cancelled"
+        | "tool_error";
       requester: components["schemas"]["Party"];
       idempotencyKey: string | null;
       /** @description The tool reported an error; null until finished. */
@@ -2175,7 +2192,10 @@ export interface components {
       serverName: string | null;
       toolName: string;
       effect: components["schemas"]["Effect"];
-      /** @enum {string} */
+      /**
+       * @description The stored state; see `outcome` for how it ended.
+       * @enum {string}
+       */
       status:
         | "pending_approval"
         | "approved"
@@ -2185,6 +2205,20 @@ export interface components {
         | "succeeded"
         | "failed"
         | "cancelled";
+      /**
+       * @description How it ended, as people read it: `status`, except that a succeeded call whose tool answered `isError: true` is `tool_error`.
+       * @enum {string}
+       */
+      outcome:
+        | "pending_approval"
+        | "approved"
+        | "denied"
+        | "expired"
+        | "running"
+        | "succeeded"
+        | "failed"
+        | "cancelled"
+        | "tool_error";
       requester: components["schemas"]["Party"];
       idempotencyKey: string | null;
       /** @description The tool reported an error; null until finished. */
@@ -2227,7 +2261,10 @@ export interface components {
         serverName: string | null;
         toolName: string;
         effect: components["schemas"]["Effect"];
-        /** @enum {string} */
+        /**
+         * @description The stored state; see `outcome` for how it ended.
+         * @enum {string}
+         */
         status:
           | "pending_approval"
           | "approved"
@@ -2237,6 +2274,20 @@ export interface components {
           | "succeeded"
           | "failed"
           | "cancelled";
+        /**
+         * @description How it ended, as people read it: `status`, except that a succeeded call whose tool answered `isError: true` is `tool_error`.
+         * @enum {string}
+         */
+        outcome:
+          | "pending_approval"
+          | "approved"
+          | "denied"
+          | "expired"
+          | "running"
+          | "succeeded"
+          | "failed"
+          | "cancelled"
+          | "tool_error";
         requester: components["schemas"]["Party"];
         idempotencyKey: string | null;
         /** @description The tool reported an error; null until finished. */
@@ -4550,7 +4601,7 @@ export interface operations {
   listCalls: {
     parameters: {
       query?: {
-        /** @description Comma-separated statuses, e.g. `failed,denied`. */
+        /** @description Comma-separated outcomes, e.g. `failed,tool_error`: a status, or `tool_error` (succeeded, but the tool answered `isError: true`); `succeeded` then means without a tool error. */
         status?: string;
         /** @description Comma-separated kinds: `tool_call`, `resource_read`, `prompt_get`. */
         kind?: string;

@@ -1,7 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { approvalKeys, PENDING_LIMIT } from "@/components/approvals/approval-queries";
 import { callKeys } from "@/components/calls/call-queries";
-import { collectCallWindow, RECENT_FAILURES } from "@/components/overview/overview-queries";
+import { collectCallWindow, FAILURE_OUTCOMES, RECENT_FAILURES } from "@/components/overview/overview-queries";
 import { OverviewView } from "@/components/overview/overview-view";
 import { serverKeys } from "@/components/servers/server-queries";
 import { PageHeader } from "@/components/ui/page-header";
@@ -27,7 +27,7 @@ export default async function OverviewPage() {
   );
   const failures = await listCalls(db, {
     ...scope,
-    query: { status: "failed", limit: String(RECENT_FAILURES) },
+    query: { status: FAILURE_OUTCOMES, limit: String(RECENT_FAILURES) },
   });
   queryClient.setQueryData(callKeys.recentFailures(), failures.calls);
   queryClient.setQueryData(

@@ -1,4 +1,15 @@
-import type { CallResult } from "../wire-types";
+import type { CallResult, CallWire } from "../wire-types";
+
+/**
+ * How a call ended, as the CLI prints it: its status, except that a tool that answered `isError` reads
+ * "tool error" (never "succeeded"). A server older than the `outcome` field is read from `isError`.
+ */
+export function outcomeText(
+  call: Pick<CallWire, "status" | "isError"> & { outcome?: CallWire["outcome"] },
+): string {
+  const outcome = call.outcome ?? (call.status === "succeeded" && call.isError ? "tool_error" : call.status);
+  return outcome === "tool_error" ? "tool error" : outcome;
+}
 
 /** A tool result for people: its text, with non-text parts named rather than dumped. */
 export function describeResult(result: CallResult | null | undefined): string {

@@ -118,7 +118,10 @@ function report(call: CallWire, printAsJson: boolean): void {
     case "succeeded": {
       if (!printAsJson) print(describeResult(call.result));
       if (call.result?.isError || call.isError)
-        throw new CliError(`${toolNameOf(call)} reported an error.`, ExitCode.toolError);
+        throw new CliError(
+          `tool error: ${toolNameOf(call)} ran and answered with isError (call ${call.id}).`,
+          ExitCode.toolError,
+        );
       return;
     }
     case "failed":

@@ -3,7 +3,7 @@ import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
 import { type ApprovalWire, type CallWire, requesterName, toolNameOf, unwrapCall } from "../wire-types";
-import { describeResult } from "./call-result";
+import { describeResult, outcomeText } from "./call-result";
 
 type TimelineItem = { id?: number | string; type: string; createdAt?: string; at?: string };
 
@@ -12,7 +12,10 @@ export function registerCalls(program: Command): void {
   const calls = program.command("calls").description("the history of tool calls");
 
   withJsonOption(calls.command("list").description("recent calls, newest first"))
-    .option("--status <status>", "only calls in this status (e.g. pending_approval, failed)")
+    .option(
+      "--status <status>",
+      "only calls that ended so, comma-separated (e.g. pending_approval, failed, tool_error; succeeded excludes tool errors)",
+    )
     .option("--server <name>", "only calls to this server's tools")
     .option("--tool <name>", "only calls to this tool (gateway name)")
     .option("--limit <n>", "at most this many", "50")
@@ -36,7 +39,7 @@ export function registerCalls(program: Command): void {
             [
               { header: "Id", value: (c) => c.id },
               { header: "Tool", value: toolNameOf },
-              { header: "Status", value: (c) => c.status, style: (text) => statusColor(text, colors) },
+              { header: "Status", value: outcomeText, style: (text) => statusColor(text, colors) },
               { header: "Requester", value: (c) => requesterName(c.requester) },
               { header: "Created", value: (c) => formatTime(c.createdAt) },
               { header: "Duration", value: (c) => (c.durationMs == null ? "" : `${c.durationMs} ms`) },
@@ -62,7 +65,7 @@ export function registerCalls(program: Command): void {
           [
             ["Call", call.id],
             ["Tool", toolNameOf(call)],
-            ["Status", statusColor(call.status, colors)],
+            ["Status", statusColor(outcomeText(call), colors)],
             ["Effect", call.effect ?? ""],
             ["Requester", requesterName(call.requester)],
             ["Created", formatTime(call.createdAt)],

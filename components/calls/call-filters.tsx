@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { serversListQuery } from "@/components/servers/server-queries";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
-import type { CallKind, CallStatus, CallSummary } from "@/lib/calls/types";
+import type { CallKind, CallOutcome, CallSummary } from "@/lib/calls/types";
 import type { GovernedToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 import type { PrincipalDto } from "@/lib/principals/types";
-import { callKinds, callStatuses } from "./call-format";
+import { callKinds, callOutcomes } from "./call-format";
 import type { CallFilters as Filters } from "./call-queries";
 
 // Option lists change rarely; they are not polled here.
@@ -62,7 +62,7 @@ export function CallFilters({
         label="Status"
         value={filters.status}
         onChange={(status) => onChange({ status })}
-        options={(Object.keys(callStatuses) as CallStatus[]).map((s) => [s, callStatuses[s].label])}
+        options={(Object.keys(callOutcomes) as CallOutcome[]).map((s) => [s, callOutcomes[s].label])}
         anyLabel="Any status"
       />
       <Select

@@ -1,13 +1,19 @@
 import type { Tone } from "@/components/ui/badge";
-import type { CallKind, CallStatus } from "@/lib/calls/types";
+import type { CallKind, CallOutcome, CallStatus } from "@/lib/calls/types";
 
 /** Small, pure helpers shared by the call, approval, event and overview views. */
 
-export const callStatuses: Record<CallStatus, { label: string; tone: Tone; title: string }> = {
+/**
+ * The one mapping from how a call ended (lib/calls/call-outcome.ts) to its badge: the Calls list and
+ * filter, the call page, the Playground and the Overview all read it. A `succeeded` call whose tool
+ * answered `isError: true` is a `tool_error`, never green.
+ */
+export const callOutcomes: Record<CallOutcome, { label: string; tone: Tone; title: string }> = {
   pending_approval: { label: "Waiting for approval", tone: "amber", title: "Held until an operator decides" },
   approved: { label: "Approved", tone: "blue", title: "Approved; about to run" },
   running: { label: "Running", tone: "blue", title: "Running on the server now" },
-  succeeded: { label: "Succeeded", tone: "green", title: "The server answered" },
+  succeeded: { label: "Succeeded", tone: "green", title: "The tool ran and reported no error" },
+  tool_error: { label: "Tool error", tone: "red", title: "The tool ran and answered with isError: true" },
   failed: { label: "Failed", tone: "red", title: "The call did not produce a result" },
   denied: { label: "Denied", tone: "red", title: "Refused by an approver or by policy; it never ran" },
   expired: { label: "Expired", tone: "slate", title: "No one decided in time; it never ran" },

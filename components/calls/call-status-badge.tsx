@@ -1,14 +1,15 @@
 import { Badge } from "@/components/ui/badge";
-import type { CallKind, CallStatus } from "@/lib/calls/types";
-import { callKinds, callStatuses } from "./call-format";
+import type { CallKind, CallOutcome } from "@/lib/calls/types";
+import { callKinds, callOutcomes } from "./call-format";
 
-export function CallStatusBadge({ status }: { status: CallStatus }) {
-  const meta = callStatuses[status] ?? { label: status, tone: "neutral" as const, title: status };
+/** How the call ended (or where it stands): the one badge of the Calls list, call page, Playground and Overview. */
+export function CallOutcomeBadge({ outcome }: { outcome: CallOutcome }) {
+  const meta = callOutcomes[outcome] ?? { label: outcome, tone: "neutral" as const, title: outcome };
   return (
     <Badge tone={meta.tone} title={meta.title}>
       <span
         aria-hidden
-        className={`h-1.5 w-1.5 rounded-full bg-current ${status === "running" || status === "pending_approval" ? "animate-pulse" : ""}`}
+        className={`h-1.5 w-1.5 rounded-full bg-current ${outcome === "running" || outcome === "pending_approval" ? "animate-pulse" : ""}`}
       />
       {meta.label}
     </Badge>
@@ -21,15 +22,6 @@ export function CallKindBadge({ kind }: { kind: CallKind }) {
   return (
     <Badge tone={meta.tone} title={meta.title}>
       {meta.label}
-    </Badge>
-  );
-}
-
-/** The server answered, but with `isError: true`: the call ran and the tool reported a failure. */
-export function ToolErrorBadge() {
-  return (
-    <Badge tone="red" title="The tool ran and answered with isError: true">
-      tool error
     </Badge>
   );
 }

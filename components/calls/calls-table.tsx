@@ -3,7 +3,9 @@ import { DataTable } from "@/components/ui/data-table";
 import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallSummary } from "@/lib/calls/types";
 import { formatDuration, reachedTool } from "./call-format";
-import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "./call-status-badge";
+import { CallKindBadge, CallOutcomeBadge } from "./call-status-badge";
+import { describeOutcome } from "./call-wording";
+import { hasNotableEnding } from "./outcome-note";
 import { RelativeTime } from "./relative-time";
 
 export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }) {
@@ -37,14 +39,9 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
           </td>
           <td className="px-4 py-3 align-top">
             <div className="flex flex-wrap gap-1">
-              <CallStatusBadge status={call.status} />
-              {call.isError ? <ToolErrorBadge /> : null}
+              <CallOutcomeBadge outcome={call.outcome} />
             </div>
-            {call.error ? (
-              <p className="mt-1 line-clamp-2 wrap-anywhere text-xs text-red-700" title={call.error.message}>
-                {call.error.message || call.error.code}
-              </p>
-            ) : null}
+            {hasNotableEnding(call) ? <EndingLine call={call} /> : null}
           </td>
           <td className="px-4 py-3 align-top">
             <div className="truncate text-slate-800" title={call.requester.name}>
@@ -70,5 +67,18 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
         </tr>
       ))}
     </DataTable>
+  );
+}
+
+/** The ending in words, clamped; the full text and the raw code on hover. */
+function EndingLine({ call }: { call: CallSummary }) {
+  const { headline, detail, code } = describeOutcome(call);
+  return (
+    <p
+      className={`mt-1 line-clamp-2 wrap-anywhere text-xs ${call.outcome === "expired" || call.outcome === "cancelled" ? "text-slate-500" : "text-red-700"}`}
+      title={[headline, detail, code && `(${code})`].filter(Boolean).join(" ")}
+    >
+      {headline}
+    </p>
   );
 }

@@ -2,7 +2,8 @@ import type { CallPoint } from "./overview-queries";
 
 export type MinuteBucket = { start: number; total: number; failed: number };
 
-const FAILED = new Set(["failed", "denied", "expired"]);
+// A tool error counts as failed here too: the tool ran, but did not do what was asked.
+const FAILED = new Set(["failed", "tool_error", "denied", "expired"]);
 
 /** `minutes` one-minute buckets ending at `now`, oldest first; failed, denied and expired counted apart. */
 export function bucketByMinute(points: CallPoint[], now: number, minutes: number): MinuteBucket[] {
@@ -17,7 +18,7 @@ export function bucketByMinute(points: CallPoint[], now: number, minutes: number
     const bucket = buckets[index];
     if (!bucket) continue;
     bucket.total++;
-    if (FAILED.has(point.status)) bucket.failed++;
+    if (FAILED.has(point.outcome)) bucket.failed++;
   }
   return buckets;
 }

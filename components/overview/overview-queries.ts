@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { type CallsPage, callKeys, callsPath } from "@/components/calls/call-queries";
-import type { CallStatus } from "@/lib/calls/types";
+import type { CallOutcome } from "@/lib/calls/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 
 export const WINDOW_MINUTES = 30;
@@ -9,7 +9,7 @@ const WINDOW_PAGE_SIZE = 200;
 // Past this many calls in half an hour the chart says "at least": enough to see the shape.
 const WINDOW_MAX_PAGES = 5;
 
-export type CallPoint = { at: string; status: CallStatus };
+export type CallPoint = { at: string; outcome: CallOutcome };
 export type CallWindow = { points: CallPoint[]; isCapped: boolean };
 
 /**
@@ -27,7 +27,7 @@ export async function collectCallWindow(
     const { calls, nextCursor }: CallsPage = await readPage({ limit: WINDOW_PAGE_SIZE, cursor });
     for (const call of calls) {
       if (Date.parse(call.createdAt) < since) return { points, isCapped: false };
-      points.push({ at: call.createdAt, status: call.status });
+      points.push({ at: call.createdAt, outcome: call.outcome });
     }
     if (!nextCursor) return { points, isCapped: false };
     cursor = nextCursor;
@@ -43,9 +43,14 @@ export const callWindowQuery = () =>
     refetchInterval: 60_000,
   });
 
+/** What "Recent failures" lists: calls that produced no result, and tools that answered with an error. */
+export const FAILURE_OUTCOMES = "failed,tool_error";
+
 export const recentFailuresQuery = () =>
   queryOptions({
     queryKey: callKeys.recentFailures(),
     queryFn: () =>
-      fetchJson<CallsPage>(callsPath({ status: "failed" }, { limit: RECENT_FAILURES })).then((r) => r.calls),
+      fetchJson<CallsPage>(callsPath({ status: FAILURE_OUTCOMES }, { limit: RECENT_FAILURES })).then(
+        (r) => r.calls,
+      ),
   });

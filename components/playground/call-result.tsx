@@ -1,6 +1,5 @@
 import Link from "next/link";
-import { Alert } from "@/components/ui/alert";
-import { Badge } from "@/components/ui/badge";
+import { hasNotableEnding, OutcomeNote } from "@/components/calls/outcome-note";
 import { formatLatency } from "@/components/ui/format";
 import type { CallDto } from "./call-queries";
 import { CallStatusBadge } from "./call-status";
@@ -11,20 +10,21 @@ import { StructuredContent } from "./structured-content";
 export function CallResult({ call }: { call: CallDto }) {
   const result = call.result;
   const content = Array.isArray(result?.content) ? result.content : [];
-  const decision = call.approval?.decidedBy ? call.approval : null;
+  // A denial is worded by the outcome note; an approval is said here.
+  const approval = call.approval?.status === "approved" && call.approval.decidedBy ? call.approval : null;
+  const isBad = call.outcome === "tool_error" || call.outcome === "failed" || call.outcome === "denied";
 
   return (
     <section
       aria-labelledby="call-result-title"
       data-testid="call-result"
-      className={`rounded-lg border bg-white p-5 shadow-sm ${call.isError ? "border-red-300" : "border-slate-200"}`}
+      className={`rounded-lg border bg-white p-5 shadow-sm ${isBad ? "border-red-300" : "border-slate-200"}`}
     >
       <div className="flex flex-wrap items-center gap-2">
         <h2 id="call-result-title" className="text-sm font-semibold text-slate-900">
           Result
         </h2>
-        <CallStatusBadge status={call.status} />
-        {call.isError ? <Badge tone="red">isError — the tool reported an error</Badge> : null}
+        <CallStatusBadge call={call} />
         <span className="text-xs text-slate-500" data-testid="call-duration">
           {call.durationMs === null ? "did not run" : `took ${formatLatency(call.durationMs)}`}
         </span>
@@ -35,16 +35,15 @@ export function CallResult({ call }: { call: CallDto }) {
           call <span className="font-mono">{call.id.slice(0, 8)}</span> →
         </Link>
       </div>
-      {decision ? (
+      {approval ? (
         <p className="mt-2 text-xs text-slate-600">
-          {decision.status === "approved" ? "Approved" : decision.status === "denied" ? "Denied" : "Decided"}{" "}
-          by {decision.decidedBy?.name}
-          {decision.reason ? `: “${decision.reason}”` : ""}
+          Approved by {approval.decidedBy?.name}
+          {approval.reason ? `: “${approval.reason}”` : ""}
         </p>
       ) : null}
-      {call.error ? (
+      {hasNotableEnding(call) ? (
         <div className="mt-3">
-          <Alert title={errorTitles[call.error.code] ?? call.error.code}>{call.error.message}</Alert>
+          <OutcomeNote call={call} />
         </div>
       ) : null}
       {result?.truncated ? (
@@ -69,14 +68,3 @@ export function CallResult({ call }: { call: CallDto }) {
     </section>
   );
 }
-
-const errorTitles: Record<string, string> = {
-  policy_denied: "Denied by policy",
-  approval_expired: "Nobody decided in time",
-  not_started: "Approved, but not started in time",
-  cancelled: "Cancelled",
-  timeout: "The tool did not answer in time",
-  upstream_unavailable: "The server is not reachable",
-  upstream_error: "The server returned an error",
-  internal: "Switchboard failed",
-};

@@ -1,12 +1,14 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { DecideCall } from "@/components/calls/decide-call";
 import { Time } from "@/components/ui/time";
 import { useEventStream } from "@/lib/client/event-stream";
-import { type CallDto, callWaitQuery, isFinishedCall } from "./call-queries";
+import { type CallDto, callWaitQuery, isFinishedCall, playgroundCallKey } from "./call-queries";
 import { CallResult } from "./call-result";
+import { useOwnCallRights } from "./own-call-rights";
 
 /**
  * A call that came back unfinished (held for approval, or approved and still running): follows it
@@ -15,6 +17,8 @@ import { CallResult } from "./call-result";
 export function CallTracker({ initial }: { initial: CallDto }) {
   const { data, error } = useQuery({ ...callWaitQuery(initial.id), enabled: !isFinishedCall(initial) });
   const [step, setStep] = useState<string | null>(null);
+  const rights = useOwnCallRights();
+  const queryClient = useQueryClient();
   const call = data ?? initial;
   const isDone = isFinishedCall(call);
   useEventStream(isDone ? null : { call: call.id }, (event) => setStep(stepLabels[event.type] ?? null));
@@ -42,14 +46,24 @@ export function CallTracker({ initial }: { initial: CallDto }) {
         )}
       </p>
       {isHeld && call.approval ? (
-        <p className="mt-2">
-          {call.approval.requiredBecause ?? "The approval rules hold this call for a person."} It expires at{" "}
-          <Time iso={call.approval.expiresAt} />.{" "}
-          <Link href="/approvals" className="font-medium text-indigo-700 underline">
-            Open Approvals
-          </Link>{" "}
-          to decide it (or ask an approver). This page keeps waiting.
-        </p>
+        <>
+          <p className="mt-2">
+            {call.approval.requiredBecause ?? "The approval rules hold this call for a person."} It expires at{" "}
+            <Time iso={call.approval.expiresAt} />. This page keeps waiting; it can also be decided in{" "}
+            <Link href="/approvals" className="font-medium text-indigo-700 underline">
+              Approvals
+            </Link>
+            .
+          </p>
+          <div className="mt-3 rounded-md border border-amber-200 bg-white p-3 text-slate-900">
+            <DecideCall
+              call={call}
+              rights={rights}
+              // The bounded wait would notice on its own; asking again now shows the outcome at once.
+              onDecided={() => void queryClient.invalidateQueries({ queryKey: playgroundCallKey(call.id) })}
+            />
+          </div>
+        </>
       ) : null}
       {error ? (
         <p className="mt-2 text-xs text-red-700">Lost track for a moment ({error.message}); retrying…</p>

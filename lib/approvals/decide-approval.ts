@@ -9,13 +9,13 @@ import { startDeadline } from "@/lib/calls/unstarted-calls";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { faultPoint } from "@/lib/fault-point";
-import { getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { parseOrThrow } from "@/lib/validation";
 import { allowRuleTermSchema, expiryOf, insertAllowRule } from "./allow-rules";
 import { expireDueApprovals } from "./close-pending";
+import { selfApprovalRefusal } from "./decision-rights";
 import { describeEdit } from "./edit-note";
 import { type ArgumentEdit, prepareArgumentEdit } from "./edited-arguments";
-import { type Decider, peopleBehindCall, personBehindDecider } from "./people-behind";
+import type { Decider } from "./people-behind";
 
 /**
  * An approval is decided exactly once: one conditional update from "pending" (and not yet
@@ -225,20 +225,8 @@ async function assertMayDecide(
   params: { tenantId: string; decision: "approve" | "deny"; decider: Decider; view: CallView },
 ): Promise<void> {
   if (params.decision !== "approve") return;
-  const decider = await personBehindDecider(db, params);
-  if (decider === null) return;
-  if (!(await peopleBehindCall(db, params)).includes(decider)) return;
-  const policy = await getApprovalPolicy(db, params);
-  if (!policy.forbidSelfApproval) return;
-  const how =
-    params.view.call.requesterKind === "operator"
-      ? "you requested it"
-      : "it came from a principal whose API key you created";
-  const through = params.decider.kind === "api_key" ? " (an API key you created counts as you)" : "";
-  throw new AppError(
-    "forbidden",
-    `No self-approval: this workspace does not let people approve their own calls, and ${how}${through}. Ask another approver; an admin can change this rule in Settings → Approvals.`,
-  );
+  const refusal = await selfApprovalRefusal(db, params);
+  if (refusal) throw new AppError("forbidden", refusal);
 }
 
 /** Nothing was updated: say why, after expiring the approval if that is what happened. */

@@ -13,6 +13,7 @@ import {
 import type { Queryable } from "@/lib/db/client";
 import type { EffectClass } from "@/lib/policy/effects";
 import { type ArgumentEditInfo, argumentEditOf, withEditNote } from "./argument-diff";
+import { type CallOutcome, outcomeOf } from "./call-outcome";
 import type { BoundedResult } from "./result-bounds";
 
 /** A call row with the names people need (server, requester, decider), and its DTOs. */
@@ -64,6 +65,8 @@ export type CallSummary = {
   toolName: string;
   effect: EffectClass;
   status: CallStatus;
+  /** how it ended, as people read it: `status`, with a `succeeded` call whose tool answered isError as `tool_error` */
+  outcome: CallOutcome;
   requester: Party;
   idempotencyKey: string | null;
   isError: boolean | null;
@@ -173,6 +176,7 @@ export function toApprovalInfo(view: CallView): ApprovalInfo | null {
 export function toCallSummary(view: CallView): CallSummary {
   const { call } = view;
   const result = call.result as BoundedResult | null;
+  const isError = result ? result.isError === true : null;
   return {
     id: call.id,
     kind: call.kind,
@@ -182,9 +186,10 @@ export function toCallSummary(view: CallView): CallSummary {
     toolName: call.toolName,
     effect: call.effect as EffectClass,
     status: call.status,
+    outcome: outcomeOf(call.status, isError),
     requester: requesterOf(view),
     idempotencyKey: call.idempotencyKey,
-    isError: result ? result.isError === true : null,
+    isError,
     error: call.errorCode ? { code: call.errorCode, message: call.errorMessage ?? "" } : null,
     approval: toApprovalInfo(view),
     allowedByRule: call.allowedByRule,

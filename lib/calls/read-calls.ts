@@ -1,12 +1,13 @@
 import { and, asc, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { callKinds, callStatuses, calls, events, mcpServers } from "@/db/schema";
+import { callKinds, calls, events, mcpServers } from "@/db/schema";
 import { expireDueApprovals } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { parseOrThrow } from "@/lib/validation";
 import { awaitCall } from "./await-call";
 import { callOnRecord, callsOnRecord } from "./call-journal";
+import { callOutcomes, outcomeCondition } from "./call-outcome";
 import {
   type CallDto,
   type CallSummary,
@@ -23,6 +24,7 @@ import type { CallReader } from "./requester";
 type Scope = { tenantId: string; reader: CallReader };
 
 export const listCallsQuerySchema = z.strictObject({
+  // An outcome, not only a stored status: `tool_error` and `succeeded` split the succeeded calls.
   status: z
     .string()
     .transform((v) =>
@@ -31,7 +33,7 @@ export const listCallsQuerySchema = z.strictObject({
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .pipe(z.array(z.enum(callStatuses, { error: `status is one of ${callStatuses.join(", ")}.` })))
+    .pipe(z.array(z.enum(callOutcomes, { error: `status is one of ${callOutcomes.join(", ")}.` })))
     .optional(),
   kind: z
     .string()
@@ -65,7 +67,7 @@ export async function listCalls(
     db,
     and(
       visibleTo(params),
-      query.status ? inArray(calls.status, query.status) : undefined,
+      query.status?.length ? outcomeCondition(query.status) : undefined,
       query.kind ? inArray(calls.kind, query.kind) : undefined,
       query.tool ? eq(calls.gatewayName, query.tool) : undefined,
       query.server ? eq(mcpServers.name, query.server) : undefined,

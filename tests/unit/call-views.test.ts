@@ -48,14 +48,15 @@ describe("time formatting", () => {
 });
 
 describe("bucketByMinute", () => {
-  it("counts calls per minute of the window, failures apart, ignoring those outside it", () => {
+  it("counts calls per minute of the window, failures (tool errors too) apart, ignoring those outside it", () => {
     const now = Date.parse("2026-01-01T12:00:30Z");
     const buckets = bucketByMinute(
       [
-        { at: "2026-01-01T12:00:10Z", status: "succeeded" },
-        { at: "2026-01-01T12:00:20Z", status: "failed" },
-        { at: "2026-01-01T11:58:59Z", status: "denied" },
-        { at: "2026-01-01T11:00:00Z", status: "succeeded" }, // before the window
+        { at: "2026-01-01T12:00:10Z", outcome: "succeeded" },
+        { at: "2026-01-01T12:00:20Z", outcome: "failed" },
+        { at: "2026-01-01T12:00:25Z", outcome: "tool_error" },
+        { at: "2026-01-01T11:58:59Z", outcome: "denied" },
+        { at: "2026-01-01T11:00:00Z", outcome: "succeeded" }, // before the window
       ],
       now,
       3,
@@ -63,7 +64,7 @@ describe("bucketByMinute", () => {
     expect(buckets.map((b) => [new Date(b.start).toISOString(), b.total, b.failed])).toEqual([
       ["2026-01-01T11:58:00.000Z", 1, 1],
       ["2026-01-01T11:59:00.000Z", 0, 0],
-      ["2026-01-01T12:00:00.000Z", 2, 1],
+      ["2026-01-01T12:00:00.000Z", 3, 2],
     ]);
   });
 });

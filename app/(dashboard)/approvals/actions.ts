@@ -22,7 +22,7 @@ async function decide(
   decision: "approve" | "deny",
   id: string,
   reason: string | undefined,
-  approving: { arguments?: unknown; allowRule?: unknown } = {},
+  approving: { arguments?: unknown; allowRule?: unknown; single?: boolean } = {},
 ): Promise<ActionResult<DecisionOutcome>> {
   return runAction("decide", async ({ db, tenant, actor }) => {
     const { call } = await decideApprovalItem(db, {
@@ -35,8 +35,9 @@ async function decide(
       input: {
         ...(reason?.trim() ? { reason } : {}),
         ...(approving.allowRule ? { allowRule: approving.allowRule } : {}),
+        // `single`: the call page and the Playground decide the call shown, not requests like it.
         ...(approving.arguments === undefined
-          ? { withDuplicates: true }
+          ? { withDuplicates: approving.single !== true }
           : { arguments: approving.arguments }),
       },
       decider: { kind: "operator", id: actor.userId },
@@ -55,7 +56,7 @@ async function decide(
 export async function approveCallAction(
   id: string,
   reason?: string,
-  approving: { arguments?: unknown; allowRule?: unknown } = {},
+  approving: { arguments?: unknown; allowRule?: unknown; single?: boolean } = {},
 ) {
   return decide("approve", id, reason, approving);
 }
@@ -72,6 +73,7 @@ export async function revokeAllowRuleAction(id: string): Promise<ActionResult<{ 
   });
 }
 
-export async function denyCallAction(id: string, reason?: string) {
-  return decide("deny", id, reason);
+/** `single`: deny this call only, not its pending duplicates (as from the call page). */
+export async function denyCallAction(id: string, reason?: string, options: { single?: boolean } = {}) {
+  return decide("deny", id, reason, { single: options.single });
 }

@@ -1,9 +1,11 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { OwnCallRightsProvider } from "@/components/playground/own-call-rights";
 import { PlaygroundTabs } from "@/components/playground/playground-tabs";
 import { toolKeys } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { PageHeader } from "@/components/ui/page-header";
+import { ownCallRights } from "@/lib/approvals/decision-rights";
 import { getPageContext } from "@/lib/auth/page-context";
 import { listGovernedTools } from "@/lib/catalog/governed-tools";
 
@@ -15,6 +17,8 @@ export default async function PlaygroundPage() {
   // canDecide is the services' rule for operators calling tools (lib/calls/requester operatorMayCall).
   const { db, tenant, actor, canDecide } = await getPageContext();
   queryClient.setQueryData(toolKeys.list(), await listGovernedTools(db, { tenantId: tenant.id }));
+  // A held call of one's own can be decided right where it waits, when the approval rules allow.
+  const rights = await ownCallRights(db, { tenantId: tenant.id, canDecide });
 
   return (
     <>
@@ -30,7 +34,9 @@ export default async function PlaygroundPage() {
         </div>
       )}
       <HydrationBoundary state={dehydrate(queryClient)}>
-        <PlaygroundTabs canRun={canDecide} />
+        <OwnCallRightsProvider rights={rights}>
+          <PlaygroundTabs canRun={canDecide} />
+        </OwnCallRightsProvider>
       </HydrationBoundary>
     </>
   );

@@ -1,11 +1,13 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ConnectionBadge } from "@/components/events/connection-badge";
 import { QueryFallback } from "@/components/ui/query-fallback";
 import { SectionTitle } from "@/components/ui/section-title";
+import type { DecisionRights } from "@/lib/approvals/types";
 import { isCallFinished } from "../call-format";
 import { callKeys, callQuery } from "../call-queries";
+import { DecideCall } from "../decide-call";
 import { JsonView } from "../json-view";
 import { useLiveInvalidation } from "../use-live-invalidation";
 import { useNow } from "../use-now";
@@ -16,8 +18,9 @@ import { CallTimeline } from "./call-timeline";
 import { toTimelineSteps } from "./timeline-steps";
 
 /** /calls/[id]: one call's timeline, arguments and result, following its events as they happen. */
-export function CallDetail({ id }: { id: string }) {
+export function CallDetail({ id, rights }: { id: string; rights: DecisionRights }) {
   const { data, error } = useQuery(callQuery(id));
+  const queryClient = useQueryClient();
   const status = useLiveInvalidation({ call: id }, () => [callKeys.detail(id)], [callKeys.detail(id)]);
   const now = useNow(1000);
   if (!data) return <QueryFallback error={error} what="the call" />;
@@ -28,6 +31,25 @@ export function CallDetail({ id }: { id: string }) {
   return (
     <>
       <CallHeader call={call} />
+      {call.approval?.status === "pending" ? (
+        <section
+          aria-labelledby="decide-title"
+          className="mb-6 rounded-lg border border-amber-200 bg-amber-50/60 p-4"
+        >
+          <h2 id="decide-title" className="mb-1 text-sm font-semibold text-slate-900">
+            Waiting for a decision
+          </h2>
+          {call.approval.requiredBecause ? (
+            <p className="mb-3 text-sm text-slate-700">{call.approval.requiredBecause}</p>
+          ) : null}
+          <DecideCall
+            call={call}
+            rights={rights}
+            // The event stream refreshes it too; this makes the outcome show without waiting for it.
+            onDecided={() => void queryClient.invalidateQueries({ queryKey: callKeys.detail(id) })}
+          />
+        </section>
+      ) : null}
       {error ? (
         <p role="status" className="mb-4 text-xs text-amber-800">
           Could not refresh: {error.message} Showing the last data received.

@@ -2,18 +2,8 @@ import Link from "next/link";
 import { EffectBadge } from "@/components/ui/tool-badges";
 import type { CallDto } from "@/lib/calls/types";
 import { reachedTool } from "../call-format";
-import { CallKindBadge, CallStatusBadge, ToolErrorBadge } from "../call-status-badge";
-
-const errorTitles: Record<string, string> = {
-  policy_denied: "Denied",
-  approval_expired: "The approval expired",
-  not_started: "Approved, but not started in time",
-  cancelled: "Withdrawn by the caller",
-  timeout: "Timed out",
-  upstream_unavailable: "The server was unavailable",
-  upstream_error: "The server failed",
-  internal: "Switchboard failed",
-};
+import { CallKindBadge, CallOutcomeBadge } from "../call-status-badge";
+import { hasNotableEnding, OutcomeNote } from "../outcome-note";
 
 export function CallHeader({ call }: { call: CallDto }) {
   return (
@@ -26,9 +16,8 @@ export function CallHeader({ call }: { call: CallDto }) {
           {call.tool}
         </h1>
         <span data-testid="call-status">
-          <CallStatusBadge status={call.status} />
+          <CallOutcomeBadge outcome={call.outcome} />
         </span>
-        {call.isError ? <ToolErrorBadge /> : null}
         <CallKindBadge kind={call.kind} />
         {reachedTool(call) ? <EffectBadge effect={call.effect} /> : null}
       </div>
@@ -67,18 +56,9 @@ export function CallHeader({ call }: { call: CallDto }) {
           </Meta>
         ) : null}
       </dl>
-      {call.error ? (
-        <div
-          role="alert"
-          className="mt-4 rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p className="font-medium">
-            {errorTitles[call.error.code] ?? "Failed"}{" "}
-            <code className="font-mono text-xs font-normal">{call.error.code}</code>
-          </p>
-          {call.error.message ? (
-            <p className="mt-1 whitespace-pre-wrap wrap-anywhere">{call.error.message}</p>
-          ) : null}
+      {hasNotableEnding(call) ? (
+        <div className="mt-4">
+          <OutcomeNote call={call} />
         </div>
       ) : null}
     </header>

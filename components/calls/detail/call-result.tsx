@@ -25,18 +25,7 @@ export function CallResult({ call }: { call: CallDto }) {
   const structured = result.structuredContent;
   return (
     <div className="space-y-3" data-testid="call-result">
-      {result.isError === true ? (
-        <div
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800"
-        >
-          <p className="font-medium">The tool reported an error</p>
-          <p className="mt-0.5">
-            It ran and answered with <code className="font-mono">isError: true</code>; the content below is
-            its error message.
-          </p>
-        </div>
-      ) : null}
+      {/* A tool error is said once, above the page (outcome-note.tsx); here its content is the message. */}
       {result.truncated ? (
         <div
           role="status"

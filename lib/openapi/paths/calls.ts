@@ -101,7 +101,8 @@ export const callPaths: ZodOpenApiPathsObject = {
       access: "read",
       query: listCallsQuerySchema.extend({
         status: listCallsQuerySchema.shape.status.meta({
-          description: "Comma-separated statuses, e.g. `failed,denied`.",
+          description:
+            "Comma-separated outcomes, e.g. `failed,tool_error`: a status, or `tool_error` (succeeded, but the tool answered `isError: true`); `succeeded` then means without a tool error.",
         }),
         kind: listCallsQuerySchema.shape.kind.meta({
           description: "Comma-separated kinds: `tool_call`, `resource_read`, `prompt_get`.",

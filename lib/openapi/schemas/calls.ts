@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { approvalStatuses, callKinds, callStatuses } from "@/db/schema";
 import type { ApprovalDto } from "@/lib/approvals/list-approvals";
+import { callOutcomes } from "@/lib/calls/call-outcome";
 import type { ApprovalInfo, CallDto, CallSummary, Party } from "@/lib/calls/call-view";
 import type { TimelineEntry } from "@/lib/calls/read-calls";
 import type { BoundedResult } from "@/lib/calls/result-bounds";
@@ -44,7 +45,11 @@ const summaryFields = {
   serverName: z.string().nullable(),
   toolName: z.string(),
   effect: effectSchema,
-  status: z.enum(callStatuses),
+  status: z.enum(callStatuses).meta({ description: "The stored state; see `outcome` for how it ended." }),
+  outcome: z.enum(callOutcomes).meta({
+    description:
+      "How it ended, as people read it: `status`, except that a succeeded call whose tool answered `isError: true` is `tool_error`.",
+  }),
   requester: partySchema,
   idempotencyKey: z.string().nullable(),
   isError: z.boolean().nullable().meta({ description: "The tool reported an error; null until finished." }),
