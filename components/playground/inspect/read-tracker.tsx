@@ -35,7 +35,7 @@ export function RecordedCallHeader({ call, title }: { call: CallDto; title: stri
       <h2 id="read-result-title" className="text-sm font-semibold text-slate-900">
         {title}
       </h2>
-      <CallStatusBadge status={call.status} />
+      <CallStatusBadge call={call} />
       {call.durationMs === null ? null : (
         <span className="text-xs text-slate-500">took {formatLatency(call.durationMs)}</span>
       )}
