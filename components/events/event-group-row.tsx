@@ -21,15 +21,10 @@ export function EventGroupRow({ group }: { group: Group }) {
   const listId = useId();
   const newest = group.events[0] as RecordedEvent;
   const oldest = group.events[group.events.length - 1] as RecordedEvent;
-  const looks = group.cycle.map(describeEvent);
+  // Oldest step first, as the loop ran; the most telling line of a round (the one with the error).
+  const steps = dedupe([...group.cycle].reverse().map(describeEvent));
+  const summary = steps.reduce((a, b) => (b.summary.length > a.summary.length ? b : a)).summary;
   const serverName = "serverName" in newest ? newest.serverName : null;
-  const summary =
-    group.cycle.length === 1
-      ? (looks[0]?.summary ?? newest.type)
-      : `repeating: ${[...looks]
-          .reverse()
-          .map((look) => look.label)
-          .join(" → ")}`;
   return (
     <li data-testid="event-group" data-type={newest.type} className="bg-amber-50/30 px-4 py-2.5 text-sm">
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
@@ -38,25 +33,35 @@ export function EventGroupRow({ group }: { group: Group }) {
         </span>
         <span
           aria-hidden
+          title="repeated"
           className="grid h-5 w-5 shrink-0 place-items-center rounded bg-amber-100 text-[11px] text-amber-800"
         >
           ⟳
         </span>
-        {dedupe(looks).map((look) => (
-          <Badge key={look.label} tone={look.tone}>
-            {look.label}
-          </Badge>
-        ))}
+        <span className="flex flex-wrap items-center gap-1" data-testid="event-group-steps">
+          {steps.map((look, index) => (
+            <span key={look.label} className="inline-flex items-center gap-1">
+              {index > 0 ? (
+                <span aria-label="then" className="text-xs text-slate-400">
+                  →
+                </span>
+              ) : null}
+              <Badge tone={look.tone}>{look.label}</Badge>
+            </span>
+          ))}
+        </span>
         {serverName ? <code className="font-mono text-xs text-slate-600">{serverName}</code> : null}
-        <span className="min-w-0 flex-1 wrap-anywhere text-slate-800">{summary}</span>
-        <span data-testid="event-group-count" className="text-xs font-semibold text-slate-900">
+        <span data-testid="event-group-count" className="text-sm font-semibold text-slate-900">
           × {group.repeats}
         </span>
-        <span className="text-xs text-slate-600">
-          last at <Time iso={newest.createdAt} />, first at <Time iso={oldest.createdAt} />
-        </span>
+        <span className="flex-1" />
         <ActorChip actor={actorOf(newest)} />
       </div>
+      <p className="ml-[8.5rem] mt-1 wrap-anywhere text-slate-800">{summary}</p>
+      <p className="ml-[8.5rem] mt-0.5 text-xs text-slate-600">
+        {group.cycle.length > 1 ? `${group.cycle.length} events a round, ` : ""}last at{" "}
+        <Time iso={newest.createdAt} />, first at <Time iso={oldest.createdAt} />
+      </p>
       <button
         type="button"
         aria-expanded={isOpen}
