@@ -42,8 +42,9 @@ export function EventGroupRow({ group }: { group: Group }) {
           {steps.map((look, index) => (
             <span key={look.label} className="inline-flex items-center gap-1">
               {index > 0 ? (
-                <span aria-label="then" className="text-xs text-slate-400">
-                  →
+                <span className="text-xs text-slate-400">
+                  <span aria-hidden>→</span>
+                  <span className="sr-only">then</span>
                 </span>
               ) : null}
               <Badge tone={look.tone}>{look.label}</Badge>
