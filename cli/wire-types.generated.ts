@@ -2543,6 +2543,12 @@ export interface components {
           type: "server.authorized";
           serverId: string;
           serverName: string;
+          by?: {
+            /** @enum {string} */
+            kind: "operator" | "api_key" | "system";
+            id: string | null;
+            name: string | null;
+          };
         }
       | {
           /** @constant */

@@ -3,6 +3,8 @@ import { JsonView } from "@/components/calls/json-view";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import type { RecordedEvent } from "@/lib/events/event-types";
+import { ActorChip } from "./actor-chip";
+import { actorOf } from "./event-actor";
 import { describeEvent, eventCategory } from "./event-summary";
 
 const categoryIcons: Record<string, string> = { server: "⬢", catalog: "☰", call: "↗" };
@@ -31,6 +33,7 @@ export function EventRow({ event }: { event: RecordedEvent }) {
         </Badge>
         {serverName ? <code className="font-mono text-xs text-slate-600">{serverName}</code> : null}
         <span className="min-w-0 flex-1 wrap-anywhere text-slate-800">{look.summary}</span>
+        <ActorChip actor={actorOf(event)} />
         {look.callId ? (
           <Link href={`/calls/${look.callId}`} className="text-xs text-indigo-700 hover:underline">
             Open call

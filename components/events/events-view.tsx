@@ -9,6 +9,8 @@ import { QueryFallback } from "@/components/ui/query-fallback";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { ConnectionBadge } from "./connection-badge";
 import { EventFilters } from "./event-filters";
+import { EventGroupRow } from "./event-group-row";
+import { groupEvents } from "./event-groups";
 import { eventHistoryQuery, type EventFilters as Filters, toStreamFilter } from "./event-queries";
 import { EventRow } from "./event-row";
 import { useLiveEvents } from "./use-live-events";
@@ -55,6 +57,9 @@ function EventFeed({ filters }: { filters: Filters }) {
     return ceiling === null ? all : all.filter((event) => event.id <= ceiling);
   }, [live, history.data, ceiling]);
 
+  // Runs of repeats fold into one row; recomputed as events arrive, so a live one extends its run.
+  const items = useMemo(() => groupEvents(events), [events]);
+
   const togglePause = () => {
     if (isPaused) {
       setCeiling(null);
@@ -93,9 +98,13 @@ function EventFeed({ filters }: { filters: Filters }) {
           aria-label="Events, newest first"
           className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm"
         >
-          {events.map((event) => (
-            <EventRow key={event.id} event={event} />
-          ))}
+          {items.map((item) =>
+            item.kind === "group" ? (
+              <EventGroupRow key={item.key} group={item} />
+            ) : (
+              <EventRow key={item.event.id} event={item.event} />
+            ),
+          )}
         </ol>
       )}
       {history.hasNextPage ? (

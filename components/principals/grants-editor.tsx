@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useId, useState } from "react";
 import { replaceGrantsAction } from "@/app/(dashboard)/principals/actions";
-import { toolsListQuery } from "@/components/tools/tool-queries";
+import { type GovernedToolDto, toolsListQuery } from "@/components/tools/tool-queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { QueryFallback } from "@/components/ui/query-fallback";
-import { grantMatches } from "@/lib/policy/grant-patterns";
+import { grantMatches, isValidGrantPattern } from "@/lib/policy/grant-patterns";
 import { grantSuggestions } from "./grant-patterns";
+import { GrantPicker } from "./grant-picker";
 import { GrantRow } from "./grant-row";
 import { type PrincipalDto, principalKeys } from "./principal-queries";
 
@@ -77,7 +78,23 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
         </ul>
       ) : null}
       {canManage ? (
+        <GrantPicker
+          tools={tools}
+          granted={principal.grants}
+          isBusy={save.isPending}
+          onAdd={(patterns, done) =>
+            save.mutate([...principal.grants.filter((p) => !patterns.includes(p)), ...patterns], {
+              onSuccess: done,
+            })
+          }
+        />
+      ) : null}
+      {canManage ? (
         <form onSubmit={add} className="flex flex-wrap items-center gap-2">
+          <span className="w-full text-xs text-slate-600">
+            Or type a pattern — a wildcard such as <code className="font-mono">server__*</code> also covers
+            tools the server adds later:
+          </span>
           <input
             aria-label="Grant pattern"
             list={listId}
@@ -95,11 +112,7 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
           <Button type="submit" disabled={save.isPending || !draft.trim()}>
             {save.isPending ? "Saving…" : "Add grant"}
           </Button>
-          {draft.trim() ? (
-            <span className="text-xs text-slate-500">
-              would match {tools.filter((tool) => grantMatches(draft.trim(), tool.gatewayName)).length} tools
-            </span>
-          ) : null}
+          {draft.trim() ? <DraftCount draft={draft.trim()} tools={tools} /> : null}
         </form>
       ) : null}
       {save.error ? (
@@ -108,5 +121,23 @@ export function GrantsEditor({ principal, canManage }: { principal: PrincipalDto
         </div>
       ) : null}
     </div>
+  );
+}
+
+/** The typed pattern's live count, or why it would be refused — before the admin presses Add. */
+function DraftCount({ draft, tools }: { draft: string; tools: GovernedToolDto[] }) {
+  if (!isValidGrantPattern(draft)) {
+    return (
+      <span role="status" className="text-xs text-amber-800">
+        not a pattern yet: <code className="font-mono">*</code>, <code className="font-mono">server__*</code>{" "}
+        or <code className="font-mono">server__tool</code>
+      </span>
+    );
+  }
+  const count = tools.filter((tool) => grantMatches(draft, tool.gatewayName)).length;
+  return (
+    <span role="status" data-testid="draft-count" className="text-xs text-slate-500">
+      would match {count} {count === 1 ? "tool" : "tools"}
+    </span>
   );
 }

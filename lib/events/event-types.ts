@@ -103,7 +103,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     reason: z.string(),
   }),
   /** OAuth (lib/oauth): an admin connected the server; every process reconnects it with the new tokens. */
-  z.object({ type: z.literal("server.authorized"), ...serverRef }),
+  z.object({ type: z.literal("server.authorized"), ...serverRef, ...byRef }),
   /** An admin disconnected it: its tokens are deleted. */
   z.object({ type: z.literal("server.deauthorized"), ...serverRef, ...byRef }),
   /** Its tokens stopped working (refresh refused, grant revoked, more scope needed): it waits for a Connect. */

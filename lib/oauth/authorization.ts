@@ -202,18 +202,24 @@ export async function completeAuthorization(
   } finally {
     await traced.close();
   }
+  // Who started the connect: the audit entry and the event name them alike.
+  const by = {
+    kind: pending.userId ? ("operator" as const) : ("api_key" as const),
+    id: pending.userId,
+    name: pending.startedBy,
+  };
   await recordAudit(db, {
     tenantId: server.tenantId,
     action: "server.authorized",
-    actorKind: pending.userId ? "operator" : "api_key",
-    actorId: pending.userId,
-    actorName: pending.startedBy,
+    actorKind: by.kind,
+    actorId: by.id,
+    actorName: by.name,
     subject: server.name,
   });
   // Every process's runtime reconnects the server with the new tokens.
   await recordEvent(db, {
     tenantId: server.tenantId,
-    event: { type: "server.authorized", serverId: server.id, serverName: server.name },
+    event: { type: "server.authorized", serverId: server.id, serverName: server.name, by },
   });
   return { serverName: server.name, ok: true };
 }
