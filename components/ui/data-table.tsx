@@ -37,7 +37,7 @@ export function DataTable({
       // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
       tabIndex={0}
       aria-label={caption ?? "table"}
-      className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500"
+      className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm focus-visible:outline-2 focus-visible:outline-indigo-500"
     >
       <table
         className={`w-full divide-y divide-slate-200 text-sm ${width} ${stackOnPhone ? stackedTable : ""}`}
