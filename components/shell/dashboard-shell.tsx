@@ -2,6 +2,7 @@
 
 import { usePathname } from "next/navigation";
 import { type MouseEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 
 /**
  * The dashboard's frame. From `md` up: the sidebar beside the page, as it always was. Below it (a
@@ -24,9 +25,10 @@ export function DashboardShell({
   const closeButton = useRef<HTMLButtonElement>(null);
   const pathname = usePathname();
 
-  const close = (returnFocus: boolean) => {
-    setOpen(false);
-    if (returnFocus) menuButton.current?.focus();
+  // Rendered closed first: until then the menu button is inert and cannot take the focus back.
+  const closeAndReturnFocus = () => {
+    flushSync(() => setOpen(false));
+    menuButton.current?.focus();
   };
 
   // A navigation from inside the drawer (a link, or the workspace switcher's push) closes it.
@@ -43,7 +45,7 @@ export function DashboardShell({
       // A menu or dialog inside the drawer takes its own Escape first (Radix marks it handled).
       if (event.key !== "Escape" || event.defaultPrevented) return;
       if (event.target instanceof Element && event.target.closest("dialog[open]")) return;
-      setOpen(false);
+      flushSync(() => setOpen(false));
       menuButton.current?.focus();
     };
     // Widened past `md` (a rotated tablet), the sidebar is back beside the page: no drawer left open.
@@ -88,7 +90,7 @@ export function DashboardShell({
         // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes the drawer from anywhere
         <div
           data-testid="drawer-backdrop"
-          onClick={() => close(true)}
+          onClick={closeAndReturnFocus}
           className="fixed inset-0 z-40 bg-slate-900/50 md:hidden"
         />
       ) : null}
@@ -107,7 +109,7 @@ export function DashboardShell({
             ref={closeButton}
             type="button"
             aria-label="Close menu"
-            onClick={() => close(true)}
+            onClick={closeAndReturnFocus}
             className="grid h-11 w-11 place-items-center rounded-md text-slate-300 hover:bg-slate-800 focus-visible:outline-2 focus-visible:outline-indigo-400 md:hidden"
           >
             <CloseIcon />
