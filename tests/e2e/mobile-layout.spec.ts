@@ -187,7 +187,7 @@ test("the menu button opens the sidebar as a drawer; Escape, the backdrop and a 
   page,
 }) => {
   await page.goto("/api");
-  const menu = page.getByRole("button", { name: "Menu" });
+  const menu = page.getByRole("button", { name: "Menu", exact: true });
   const nav = page.getByRole("navigation", { name: "Main" });
   await expect(nav).toBeHidden();
   await expect(menu).toHaveAttribute("aria-expanded", "false");
