@@ -29,7 +29,7 @@ export function OperationCard({
           ▸
         </span>
         <MethodBadge method={operation.method} />
-        <span className="font-mono text-sm text-slate-900">{operation.path}</span>
+        <span className="min-w-0 break-all font-mono text-sm text-slate-900">{operation.path}</span>
         <span className="text-sm text-slate-600">{operation.summary}</span>
       </summary>
       <div className="space-y-5 border-t border-slate-100 px-4 py-4 text-sm">

@@ -33,7 +33,7 @@ export function ApprovalDetail({
           <EffectBadge effect={call.effect} />
           {call.kind !== "tool_call" ? <CallKindBadge kind={call.kind} /> : null}
         </div>
-        <dl className="mt-2 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
+        <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-4 gap-y-1 text-sm">
           <dt className="text-slate-500">Requested by</dt>
           <dd className="text-slate-900">
             {call.requester.name}{" "}

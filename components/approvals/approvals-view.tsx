@@ -41,6 +41,14 @@ export function ApprovalsView({ canDecide }: { canDecide: boolean }) {
     if (index >= 0) lastIndex.current = index;
   }, [index]);
 
+  const detailRef = useRef<HTMLDivElement>(null);
+  // Below `lg` the detail sits under the list: a tap on a call brings it up (list → detail on a phone).
+  const open = (id: string) => {
+    setSelectedId(id);
+    if (window.matchMedia("(max-width: 1023.98px)").matches)
+      requestAnimationFrame(() => detailRef.current?.scrollIntoView({ block: "start" }));
+  };
+
   const select = (next: number) => {
     const target = queue[Math.max(0, Math.min(queue.length - 1, next))];
     if (target) setSelectedId(target.id);
@@ -85,11 +93,14 @@ export function ApprovalsView({ canDecide }: { canDecide: boolean }) {
             <p className="mb-2 text-xs text-slate-500" data-testid="pending-count">
               {queue.length} waiting · oldest first
             </p>
-            <ApprovalQueue approvals={queue} selectedId={selected?.id} now={now} onSelect={setSelectedId} />
+            <ApprovalQueue approvals={queue} selectedId={selected?.id} now={now} onSelect={open} />
           </div>
-          {selected ? (
-            <ApprovalDetail approval={selected} now={now} canDecide={canDecide} onDecided={onDecided} />
-          ) : null}
+          {/* scroll-mt: clear of the phone's sticky top bar (components/shell/dashboard-shell.tsx) */}
+          <div ref={detailRef} className="min-w-0 scroll-mt-16">
+            {selected ? (
+              <ApprovalDetail approval={selected} now={now} canDecide={canDecide} onDecided={onDecided} />
+            ) : null}
+          </div>
         </div>
       )}
       {error && data ? (

@@ -12,6 +12,8 @@ import { ArgumentEditor } from "./argument-editor";
 import { useShortcuts } from "./use-shortcuts";
 
 export type Decision = "approve" | "deny";
+
+const thumbClass = "max-md:min-h-11 max-md:flex-1";
 export type DecisionResult = ActionResult<DecisionOutcome>;
 
 /**
@@ -100,31 +102,35 @@ export function DecisionForm({
         {canMakeRule ? (
           <AllowRuleFields id={`rule-${approval.id}`} draft={draft} tool={approval.call.tool} />
         ) : null}
+        {/* On a phone: thumb-sized buttons (44 px) across the width, no key hints. */}
         <div className="flex flex-wrap gap-2">
           <Button
             type="submit"
+            className={thumbClass}
             disabled={deciding !== null || isDone}
             aria-busy={deciding === "approve" || undefined}
           >
             {deciding === "approve" ? "Approving…" : allowRule ? "Approve and allow" : "Approve"}
-            <kbd aria-hidden className="rounded bg-indigo-500 px-1 font-mono text-[11px]">
+            <kbd aria-hidden className="hidden rounded bg-indigo-500 px-1 font-mono text-[11px] md:inline">
               a
             </kbd>
           </Button>
           <Button
             variant="danger"
+            className={thumbClass}
             disabled={deciding !== null || isDone}
             aria-busy={deciding === "deny" || undefined}
             onClick={() => void decide("deny")}
           >
             {deciding === "deny" ? "Denying…" : "Deny"}
-            <kbd aria-hidden className="rounded bg-red-500 px-1 font-mono text-[11px]">
+            <kbd aria-hidden className="hidden rounded bg-red-500 px-1 font-mono text-[11px] md:inline">
               d
             </kbd>
           </Button>
           {canEdit ? (
             <Button
               variant="ghost"
+              className="max-md:min-h-11"
               aria-expanded={isEditing}
               disabled={deciding !== null || isDone}
               onClick={() => setEditing((open) => !open)}

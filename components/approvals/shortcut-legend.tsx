@@ -9,11 +9,18 @@ const decide = [
   { keys: ["Esc"], label: "leave the reason" },
 ];
 
-/** The keyboard shortcuts of the queue; deciding ones only for those who may decide. */
+/**
+ * The keyboard shortcuts of the queue; deciding ones only for those who may decide. Not shown on
+ * a phone's width (below `md`), where there is no keyboard to use them with.
+ */
 export function ShortcutLegend({ canDecide }: { canDecide: boolean }) {
   const shortcuts = canDecide ? [...move, ...decide] : move;
   return (
-    <section aria-label="Keyboard shortcuts" className="text-xs text-slate-500" data-testid="shortcut-legend">
+    <section
+      aria-label="Keyboard shortcuts"
+      className="hidden text-xs text-slate-500 md:block"
+      data-testid="shortcut-legend"
+    >
       <ul className="flex flex-wrap gap-x-3 gap-y-1">
         {shortcuts.map((shortcut) => (
           <li key={shortcut.label} className="flex items-center gap-1">

@@ -20,6 +20,7 @@ export function CallsTable({ calls, now }: { calls: CallSummary[]; now: number }
         { label: "Duration", className: "w-[12%]" },
       ]}
       fixed
+      stackOnPhone
     >
       {calls.map((call) => (
         <tr key={call.id} data-testid={`call-row-${call.id}`} className="hover:bg-slate-50/60">

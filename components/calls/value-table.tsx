@@ -6,7 +6,7 @@ import { toValueRows, type ValueRow } from "./value-rows";
 export function ValueTable({ value, label }: { value: Record<string, unknown> | unknown[]; label: string }) {
   const { rows, isCut } = toValueRows(value);
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-100 text-sm">
         <caption className="sr-only">{label}</caption>
         <thead className="sr-only">

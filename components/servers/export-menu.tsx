@@ -25,8 +25,10 @@ export function ExportMenu() {
 
   return (
     <>
-      <fieldset className="flex items-center gap-1" aria-label="Export a client configuration">
-        <span className="mr-1 text-xs font-medium text-slate-500">Connect a client through the gateway:</span>
+      <fieldset className="flex flex-wrap items-center gap-1" aria-label="Export a client configuration">
+        <span className="mr-1 text-xs font-medium text-slate-500 max-md:w-full">
+          Connect a client through the gateway:
+        </span>
         {clientFormats.map((f) => (
           <Button
             key={f}

@@ -30,7 +30,7 @@ export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {
           </>
         )}
       </p>
-      <dl className="mt-4 grid gap-4 text-sm sm:grid-cols-[12rem_1fr]">
+      <dl className="mt-4 grid grid-cols-1 gap-4 text-sm sm:grid-cols-[12rem_minmax(0,1fr)]">
         <dt className="font-medium text-slate-800">All granted tools</dt>
         <dd>
           <CopyField id="gateway-url" label="Gateway URL" value={gateway.url} />

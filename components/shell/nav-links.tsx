@@ -30,7 +30,7 @@ export function NavLinks() {
             key={item.href}
             href={item.href}
             aria-current={isActive ? "page" : undefined}
-            className={`flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+            className={`flex items-center rounded-md px-3 py-2 text-sm font-medium transition-colors max-md:py-3 ${
               isActive ? "bg-slate-800 text-white" : "text-slate-300 hover:bg-slate-800/60 hover:text-white"
             }`}
           >

@@ -13,7 +13,7 @@ export function ArgumentEditTable({
   ran: CallDto["arguments"];
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-amber-200 bg-white shadow-sm">
+    <div className="relative overflow-x-auto rounded-lg border border-amber-200 bg-white shadow-sm">
       <table className="min-w-full divide-y divide-slate-100 text-sm" data-testid="argument-edit-table">
         <caption className="border-b border-amber-200 bg-amber-50 px-4 py-2 text-left text-xs text-amber-900">
           An approver edited{" "}

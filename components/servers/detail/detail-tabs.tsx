@@ -66,7 +66,7 @@ export function DetailTabs({
         role="tablist"
         aria-label="Server details"
         onKeyDown={onKeyDown}
-        className="flex gap-1 overflow-x-auto border-b border-slate-200"
+        className="relative flex gap-1 overflow-x-auto border-b border-slate-200"
       >
         {detailTabs.map((id) => {
           const isSelected = id === tab;

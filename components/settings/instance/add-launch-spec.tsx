@@ -67,11 +67,11 @@ export function AddLaunchSpec({ onAdd }: { onAdd: (spec: LaunchSpec) => string |
   };
 
   return (
-    <fieldset aria-labelledby={headingId} className="rounded-md border border-slate-200 p-4">
+    <fieldset aria-labelledby={headingId} className="min-w-0 rounded-md border border-slate-200 p-4">
       <h3 id={headingId} className="text-sm font-semibold text-slate-900">
         Add a launch spec
       </h3>
-      <div className="mt-3 grid gap-4 sm:grid-cols-[14rem_1fr]">
+      <div className="mt-3 grid grid-cols-1 gap-4 sm:grid-cols-[14rem_minmax(0,1fr)]">
         <Field
           id="spec-program"
           label="Program"

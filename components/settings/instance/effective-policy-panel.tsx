@@ -55,7 +55,7 @@ export function EffectivePolicyPanel({
         ) : null}
         ; this workspace&apos;s policy above can only narrow it. This is what the two allow together.
       </p>
-      <dl className="mt-4 grid gap-x-6 gap-y-4 text-sm sm:grid-cols-[14rem_1fr]">
+      <dl className="mt-4 grid grid-cols-1 gap-x-6 gap-y-4 text-sm sm:grid-cols-[14rem_minmax(0,1fr)]">
         <dt className="font-medium text-slate-800">Launches stdio servers may use</dt>
         <dd data-testid="effective-launch-specs">
           {effective.launchSpecs.length === 0 ? (

@@ -104,7 +104,8 @@ export function InstancePolicyForm({ policy }: { policy: InstancePolicy }) {
       aria-label="Instance policy"
       className="space-y-6 [html:has(&)]:scroll-pb-24"
     >
-      <fieldset disabled={isPending} className="space-y-6">
+      {/* min-w-0: a fieldset is at least as wide as its widest line (min-content), wider than a phone */}
+      <fieldset disabled={isPending} className="min-w-0 space-y-6">
         <LaunchSpecsEditor
           specs={specs}
           saved={policy.stdio.launchSpecs}

@@ -67,7 +67,7 @@ export function LaunchSpecsEditor({
       title="Launch specs"
       why="A stdio server may only start a program with arguments that match one of these; everything else is refused at registration and at every start."
     >
-      <div className="overflow-x-auto rounded-md border border-slate-200">
+      <div className="relative overflow-x-auto rounded-md border border-slate-200">
         <table className="w-full min-w-[48rem] divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Launch specs</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">

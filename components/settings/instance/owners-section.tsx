@@ -28,7 +28,7 @@ export function OwnersSection({
       title="Owners"
       why="Owners decide what every workspace's servers may run on this machine, so name only people you would give a shell on it."
     >
-      <div className="overflow-x-auto rounded-md border border-slate-200">
+      <div className="relative overflow-x-auto rounded-md border border-slate-200">
         <table className="w-full divide-y divide-slate-200 text-sm">
           <caption className="sr-only">Instance owners</caption>
           <thead className="bg-slate-50 text-left text-xs font-semibold uppercase tracking-wide text-slate-500">

@@ -68,7 +68,7 @@ export function PlaceholderLegend() {
         Placeholders are filled in by whoever registers the server; everything else must match word for word.{" "}
         <span className="font-mono">…</span> means further arguments may follow.
       </p>
-      <dl className="mt-2 grid gap-x-3 gap-y-1 sm:grid-cols-[12rem_1fr]">
+      <dl className="mt-2 grid grid-cols-1 gap-x-3 gap-y-1 sm:grid-cols-[12rem_minmax(0,1fr)]">
         {PLACEHOLDER_MEANINGS.map(([placeholder, meaning]) => (
           <div key={placeholder} className="contents">
             <dt className="font-mono text-indigo-700">{placeholder}</dt>

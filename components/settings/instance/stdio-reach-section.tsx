@@ -11,7 +11,7 @@ export function StdioReachSection({ stdio, searchPath }: { stdio: StdioReach; se
       title="What a stdio server can reach"
       why="A stdio server is a program running on this machine: what its user may read, it may read, whatever its launch spec says."
     >
-      <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-[12rem_1fr]">
+      <dl className="grid grid-cols-1 gap-x-6 gap-y-4 text-sm sm:grid-cols-[12rem_minmax(0,1fr)]">
         <dt className="font-medium text-slate-800">Runs as</dt>
         <dd className="space-y-2 text-slate-700">
           <p className="flex flex-wrap items-center gap-2">
@@ -40,7 +40,7 @@ export function StdioReachSection({ stdio, searchPath }: { stdio: StdioReach; se
             </p>
           ) : (
             <>
-              <ol className="space-y-0.5 font-mono text-xs text-slate-800">
+              <ol className="space-y-0.5 break-all font-mono text-xs text-slate-800">
                 {entries.map((entry, index) => (
                   // biome-ignore lint/suspicious/noArrayIndexKey: PATH may list a folder twice; order is the point
                   <li key={index}>
