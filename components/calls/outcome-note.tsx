@@ -23,7 +23,7 @@ export function OutcomeNote({ call }: { call: Pick<CallSummary, "outcome" | "err
         {headline}
         {code ? (
           <code
-            className="ml-2 font-mono text-xs font-normal opacity-70"
+            className={`ml-2 font-mono text-xs font-normal ${isQuiet ? "text-slate-500" : "text-red-700"}`}
             title="The code, as the API reports it"
           >
             {code}

@@ -42,7 +42,7 @@ export function EventGroupRow({ group }: { group: Group }) {
           {steps.map((look, index) => (
             <span key={look.label} className="inline-flex items-center gap-1">
               {index > 0 ? (
-                <span className="text-xs text-slate-400">
+                <span className="text-xs text-slate-500">
                   <span aria-hidden>→</span>
                   <span className="sr-only">then</span>
                 </span>

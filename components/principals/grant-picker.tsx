@@ -187,7 +187,7 @@ function PickBox(props: {
       <label htmlFor={id} className="flex flex-wrap items-center gap-2">
         {props.children}
       </label>
-      <code id={`${id}-pattern`} className="font-mono text-[11px] text-slate-400">
+      <code id={`${id}-pattern`} className="font-mono text-[11px] text-slate-500">
         {props.pattern}
       </code>
       {props.isGranted ? <span className="text-xs text-emerald-700">granted</span> : null}

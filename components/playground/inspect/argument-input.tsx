@@ -63,7 +63,7 @@ export function ArgumentInput({
             ))}
           </ul>
           {hasMore || values.length > suggestions.length + 1 ? (
-            <span className="text-xs text-slate-400">type to narrow</span>
+            <span className="text-xs text-slate-500">type to narrow</span>
           ) : null}
         </div>
       ) : null}
