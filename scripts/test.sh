@@ -33,6 +33,7 @@ step "unit" npx vitest run --project unit --project components # components: cli
 step "integration" npx vitest run --project integration
 step "build" npx next build
 step "e2e" npx playwright test # the browser tests (tests/e2e) and the attack reproductions (tests/security)
+step "clients" npx playwright test --config playwright.clients.config.ts # real MCP clients from npm against the gateway (tests/clients)
 step "faults" npx playwright test --config playwright.faults.config.ts # crashes, signals, database outages (tests/faults)
 
 echo
