@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { type ClientWorld, STATION, startClientWorld, stationTools } from "./fixtures/client-world";
+import { type ClientWorld, startClientWorld, stationTools } from "./fixtures/client-world";
 import { installClient, pinnedClients } from "./fixtures/installed-clients";
 
 /*
@@ -43,13 +43,20 @@ async function inspector(key: string, ...args: string[]) {
 test(`Inspector ${pinnedClients.inspector.version} lists the granted tools with --strict and calls one`, async () => {
   const listed = await inspector(world.agentKey, "--method", "tools/list", "--strict", "--format", "json");
   expect(listed.code, listed.stderr).toBe(0);
-  const { tools } = JSON.parse(listed.stdout) as { tools: { name: string }[] };
-  expect(tools.map((t) => t.name).sort()).toEqual(
+  type Listed = { name: string; title?: string; annotations?: { destructiveHint?: boolean } };
+  const { tools } = (JSON.parse(listed.stdout) as { result: { tools: Listed[] } }).result;
+  const station = tools.filter((t) => !t.name.startsWith("switchboard__"));
+  expect(station.map((t) => t.name).sort()).toEqual(
     Object.values(stationTools)
       .map((own) => world.tools[own]?.gatewayName)
       .sort(),
   );
-  expect(tools.every((t) => t.name.startsWith(`${STATION}__`) || t.name.startsWith(STATION))).toBe(true);
+  // Claude Code's prefix plus the name stays within the 64 characters model APIs accept.
+  for (const { name } of tools) expect(`mcp__switchboard__${name}`.length, name).toBeLessThanOrEqual(64);
+  expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["switchboard__get_call", "switchboard__wait_call"]));
+  // An unreviewed tool is advertised as MCP's default for a non-read-only tool: destructive.
+  const record = tools.find((t) => t.name === world.tools[stationTools.record]?.gatewayName);
+  expect(record?.annotations?.destructiveHint).toBe(true);
 
   const forecast = world.tools[stationTools.forecast]?.gatewayName as string;
   const called = await inspector(
