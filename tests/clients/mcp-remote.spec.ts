@@ -16,6 +16,11 @@ import { installClient, pinnedClients } from "./fixtures/installed-clients";
  * The launcher stays `npx`: it runs in the folder the suite installed the pinned mcp-remote into,
  * with npm offline, so npx resolves the package from that folder (no download, no network) and an
  * export naming another version fails instead of fetching it.
+ *
+ * Seen with 0.15.1: across a restart mcp-remote logs "Error from remote server: SSE stream
+ * disconnected: TypeError: terminated" and carries on (the next request works). A 401 sends it into
+ * OAuth (discovery, then Dynamic Client Registration at /register); what that answers is what the
+ * person sees, in the "Fatal error" line of Claude Desktop's log for the server.
  */
 
 // Not serial: a test that fails (the pending app fixes) must not skip the others.
