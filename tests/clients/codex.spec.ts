@@ -137,6 +137,20 @@ test(`Codex ${pinnedClients.codex.version} app-server lists the granted tools wi
   expect(record?.annotations?.readOnlyHint).toBe(false);
 });
 
+test("the app-server calls a read tool itself, no model involved (mcpServer/tool/call)", async () => {
+  const called = await codex.request<{ content: { type: string; text?: string }[]; isError?: boolean }>(
+    "mcpServer/tool/call",
+    {
+      threadId,
+      server: SERVER,
+      tool: world.tools[stationTools.forecast]?.gatewayName,
+      arguments: { city: "Porto" },
+    },
+  );
+  expect(called.isError ?? false).toBe(false);
+  expect(called.content).toEqual([{ type: "text", text: "Forecast for Porto: sunny, 21 °C" }]);
+});
+
 test("a key Switchboard never issued: Codex lists no tools for that entry and asks for authentication", async () => {
   const status = await serverStatus(WRONG_KEY_SERVER);
   expect(status.tools).toEqual({});
@@ -165,7 +179,10 @@ test("a turn calls the read tool, then record_observation once after both approv
       return { action: "accept", content: {}, _meta: null };
     throw new Error(`unexpected request from Codex: ${request.method}`);
   };
-  // Switchboard holds the call until someone approves it: the test does, through REST.
+  // Switchboard holds the call until someone approves it: the test does, through REST, as soon as
+  // it waits. (Codex 0.171 shows nothing meanwhile: no item/mcpToolCall/progress reaches the thread
+  // from Switchboard's "waiting for approval" notices, and past the gateway's wait bound, 50 s, the
+  // turn goes on without the result.)
   const approved = world.approveWhenPending(record, 120_000).then(
     () => null,
     (error: Error) => error.message,
