@@ -226,6 +226,21 @@ test("a turn calls the read tool, then record_observation once after both approv
   approvalPrompt = prompt._meta;
 });
 
+test("after Switchboard restarts, the same thread calls the tool again", async () => {
+  await world.switchboard.kill("SIGTERM");
+  await world.switchboard.start();
+  const called = await codex.request<{ content: { type: string; text?: string }[]; isError?: boolean }>(
+    "mcpServer/tool/call",
+    {
+      threadId,
+      server: SERVER,
+      tool: world.tools[stationTools.forecast]?.gatewayName,
+      arguments: { city: "Faro" },
+    },
+  );
+  expect(called.content).toEqual([{ type: "text", text: "Forecast for Faro: sunny, 21 °C" }]);
+});
+
 // Last, so that the other tests run while the app fixes they check are pending (a failure in serial
 // mode skips the rest).
 test("Codex shows an unclassified tool as destructive and gateway names that fit its limits", async () => {
