@@ -22,7 +22,8 @@ import {
  * Connected; a print-mode session (`claude -p`, no permission-skipping flag) against a scripted
  * stand-in for the Anthropic Messages API sends the model every granted tool under a name the API
  * accepts (≤ 64), runs the dotted read tool because the exported allow rule matches Claude Code's
- * name for it, and may look a call up with switchboard__get_call.
+ * name for it, and may look a call up with switchboard__get_call. A revoked key shows Switchboard's
+ * own message.
  */
 
 test.describe.configure({ mode: "serial" });
@@ -42,6 +43,7 @@ let model: ModelStandIn;
 let projectDir: string;
 let homeDir: string;
 let permissions: { allow: string[]; ask: string[] };
+let agentId: string;
 /** a call of the forecast tool the agent made itself, for switchboard__get_call to look up */
 let agentCallId: string;
 
@@ -60,6 +62,7 @@ test.beforeAll(async () => {
   );
   const agent = principals.find((p) => p.keys.some((k) => k.id === world.agentKeyId));
   if (!agent) throw new Error("the agent's principal is not listed");
+  agentId = agent.id;
   const { export: exported } = await adminGet<{
     export: { config: Record<string, unknown>; permissions: { allow: string[]; ask: string[] } };
   }>(`/api/v1/servers/export?format=claude-code&principal=${agent.id}`);
@@ -74,6 +77,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await Promise.all([world?.stop(), model?.close()]);
+  for (const dir of [projectDir, homeDir]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 async function adminGet<T>(route: string): Promise<T> {
@@ -83,7 +87,9 @@ async function adminGet<T>(route: string): Promise<T> {
 }
 
 /** One Claude Code run in the project folder; resolves with its exit code and output whatever the code. */
-async function claude(...args: string[]) {
+const claude = (...args: string[]) => claudeWithKey(world.agentKey, ...args);
+
+async function claudeWithKey(key: string, ...args: string[]) {
   try {
     const { stdout, stderr } = await execFileAsync(claudeBin, args, {
       cwd: projectDir,
@@ -91,7 +97,7 @@ async function claude(...args: string[]) {
       maxBuffer: 16 * 1024 * 1024,
       env: cleanEnv({
         HOME: homeDir,
-        SWITCHBOARD_API_KEY: world.agentKey,
+        SWITCHBOARD_API_KEY: key,
         ANTHROPIC_BASE_URL: model.url,
         ANTHROPIC_API_KEY: "dummy",
         // No traffic but the stand-in's: no telemetry, update checks or error reports.
@@ -199,6 +205,21 @@ test(`Claude Code ${pinnedClients["claude-code"].version} connects once the proj
   expect(shown.stdout).toContain("Status: ✔ Connected");
 });
 
+test("a revoked key: Claude Code shows Switchboard's message, not HTML", async () => {
+  const created = await world.switchboard.api("POST", `/api/v1/principals/${agentId}/keys`, {
+    name: "revoked",
+  });
+  expect(created.status).toBe(201);
+  const { key, apiKey } = (await created.json()) as { key: string; apiKey: { id: string } };
+  const revoked = await world.switchboard.api("DELETE", `/api/v1/api-keys/${apiKey.id}`);
+  expect(revoked.status).toBeLessThan(300);
+  const shown = await claudeWithKey(key, "mcp", "get", SERVER);
+  const output = `${shown.stdout}\n${shown.stderr}`;
+  expect(output).toContain("Status: ✘ Failed to connect");
+  expect(output).not.toMatch(/<html|<!DOCTYPE/i);
+  expect(output).toContain("The API key has been revoked.");
+});
+
 test("a print-mode session sends every granted tool within 64 characters and runs the dotted read tool under the exported rules", async () => {
   agentCallId = await callForecastAsTheAgent();
   const run = await claude(
@@ -264,8 +285,3 @@ async function callForecastAsTheAgent(): Promise<string> {
   if (!id) throw new Error(`no call of ${gatewayName} is listed`);
   return id;
 }
-
-// A scratch folder per run (mkdtemp): nothing to clean between runs but the folders themselves.
-test.afterAll(() => {
-  for (const dir of [projectDir, homeDir]) if (dir) rmSync(dir, { recursive: true, force: true });
-});

@@ -59,7 +59,7 @@ test.beforeAll(async () => {
         mcpServers: {
           [SERVER]: {
             httpUrl: world.gatewayUrl,
-            headers: { Authorization: "Bearer ${SWITCHBOARD_API_KEY}" },
+            headers: { Authorization: `Bearer \${SWITCHBOARD_API_KEY}` },
             // Headless runs only offer the model tools that need no confirmation; Switchboard's
             // own approvals still hold the risky ones.
             trust: true,
