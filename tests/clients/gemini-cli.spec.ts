@@ -141,7 +141,8 @@ function answerAsTheModel(request: ModelRequest): ModelReply {
   const called = functionResponses(request).length > 0;
   const parts: Part[] =
     forecast && !called
-      ? [{ functionCall: { name: forecast, args: { city: "Lisbon" } } }]
+      ? // Gemini CLI adds `wait_for_previous` to every tool's schema and passes it on to the server.
+        [{ functionCall: { name: forecast, args: { city: "Lisbon", wait_for_previous: false } } }]
       : [{ text: "Sunny in Lisbon." }];
   return { events: [{ data: candidate(parts) }] };
 }
