@@ -15,7 +15,7 @@ import { authenticateGateway, GatewayRefusal } from "./auth";
  */
 
 export const NOT_AN_AUTHORIZATION_SERVER =
-  "Switchboard is not an OAuth authorization server: its MCP gateway takes a principal's API key with the gateway scope, sent as `Authorization: Bearer <key>` or `X-API-Key: <key>` (Principals → a principal → Create key).";
+  "Switchboard is not an OAuth authorization server: its MCP gateway takes a principal's API key with the gateway scope, sent as `Authorization: Bearer <key>` or `X-API-Key: <key>` (Principals → a principal → Create key). A 401 from the gateway means the key it was sent is missing, not valid or revoked.";
 
 export async function refuseOAuthProbe(db: Database, headers: Headers): Promise<AppError> {
   if (!headers.has("authorization") && !headers.has("x-api-key"))
