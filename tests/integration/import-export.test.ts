@@ -286,6 +286,8 @@ describe.each(drivers)("import and export on %s", (driver) => {
         },
       });
       expect(JSON.stringify(body)).not.toMatch(/sb_[A-Za-z0-9_-]{20,}/);
+      // Without both steps Claude Code never connects to a .mcp.json server.
+      expect(body.export.instructions.join("\n")).toContain('"enabledMcpjsonServers": ["switchboard"]');
     });
 
     it("with a principal, permissions cover only what it is granted", async () => {
