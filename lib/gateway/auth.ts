@@ -27,9 +27,40 @@ export class GatewayRefusal extends Error {
   }
 }
 
-const challenge = (error?: string) => ({
-  "WWW-Authenticate": error ? `Bearer realm="switchboard", error="${error}"` : 'Bearer realm="switchboard"',
+/**
+ * The RFC 6750 challenge. With an error it carries Switchboard's message as `error_description`,
+ * the one place of a 401 that OAuth-minded clients (the MCP SDK, the Inspector) read and show.
+ */
+const challenge = (error?: string, description?: string) => ({
+  "WWW-Authenticate": error
+    ? `Bearer realm="switchboard", error="${error}"${description ? `, error_description="${challengeText(description)}"` : ""}`
+    : 'Bearer realm="switchboard"',
 });
+
+const readable: Record<string, string> = {
+  "—": "-",
+  "–": "-",
+  "→": "->",
+  "…": "...",
+  "‘": "'",
+  "’": "'",
+  "“": "'",
+  "”": "'",
+  '"': "'",
+  "\\": "/",
+};
+
+/**
+ * RFC 6750 allows only printable ASCII without `"` and `\` in error_description; a header value
+ * with anything else is refused by Node's fetch. Common punctuation is spelled in ASCII, the rest
+ * dropped. (Messages are Switchboard's own; a key's value never reaches one.)
+ */
+export function challengeText(message: string): string {
+  return [...message]
+    .map((char) => readable[char] ?? char)
+    .join("")
+    .replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "");
+}
 
 export async function authenticateGateway(db: Database, headers: Headers): Promise<GatewayPrincipal> {
   if (!headers.has("authorization") && !headers.has("x-api-key")) {
@@ -46,16 +77,14 @@ export async function authenticateGateway(db: Database, headers: Headers): Promi
     actor = await resolveActor(db, headers);
   } catch (error) {
     if (isAppError(error) && error.code === "unauthenticated")
-      throw new GatewayRefusal(401, error.message, challenge("invalid_token"));
+      throw new GatewayRefusal(401, error.message, challenge("invalid_token", error.message));
     throw error;
   }
   if (actor.kind !== "api_key" || !actor.principalId || !actor.scopes.includes("gateway")) {
     // Authenticated but not usable here: 403 (RFC 6750 insufficient_scope), not "who are you".
-    throw new GatewayRefusal(
-      403,
-      "The gateway needs an API key of a principal with the gateway scope (POST /api/v1/principals/{id}/keys).",
-      challenge("insufficient_scope"),
-    );
+    const message =
+      "The gateway needs an API key of a principal with the gateway scope (POST /api/v1/principals/{id}/keys).";
+    throw new GatewayRefusal(403, message, challenge("insufficient_scope", message));
   }
   const requester = await requesterFromActor(db, actor);
   return { tenantId: actor.tenant.id, principalId: requester.id, principalName: requester.name };

@@ -332,6 +332,7 @@ test.describe("switchboard CLI: import and export", () => {
     expect(permissions.ask).toContain("mcp__switchboard__cli-export__word_count");
     expect(permissions.ask).toContain("mcp__switchboard__cli-export__current_time");
     expect(permissions.allow).not.toContain("mcp__switchboard__cli-export__word_count");
+    expect(permissions.allow).toContain("mcp__switchboard__switchboard__wait_call");
 
     const out = path.join(configHome, "mcp.json");
     expect((await cli(["export", "--format", "vscode", "-o", out])).code).toBe(0);
@@ -342,7 +343,7 @@ test.describe("switchboard CLI: import and export", () => {
 
     const whole = JSON.parse((await cli(["export", "--format", "claude-desktop", "--json"])).stdout);
     expect(whole).toMatchObject({ format: "claude-desktop", fileName: "claude_desktop_config.json" });
-    expect(whole.config.mcpServers.switchboard.args).toContain("mcp-remote");
+    expect(whole.config.mcpServers.switchboard.args).toContain("mcp-remote@0.15.1");
     expect(whole.gatewayUrl).toBe(`${baseURL}/mcp`);
     expect((await cli(["servers", "remove", "cli-export", "--yes"])).code).toBe(0);
   });

@@ -139,10 +139,11 @@ test.describe("the MCP gateway at /mcp", () => {
     const names = tools.map((tool) => tool.name).sort();
     expect(names).toEqual([ECHO, WORD_COUNT, "switchboard__get_call", "switchboard__wait_call"].sort());
     expect(tools.find((t) => t.name === ECHO)?.annotations).toEqual({ readOnlyHint: true });
-    // The demo server calls word_count read-only; unclassified, it is enforced as external-write.
+    // The demo server calls word_count read-only; unclassified, it is enforced as external-write
+    // and advertised as destructive (MCP's default for a tool nobody reviewed).
     expect(tools.find((t) => t.name === WORD_COUNT)?.annotations).toEqual({
       readOnlyHint: false,
-      destructiveHint: false,
+      destructiveHint: true,
       openWorldHint: true,
     });
     expect(tools.find((t) => t.name === WORD_COUNT)?.outputSchema).toMatchObject({

@@ -38,6 +38,10 @@ const publicRoutes: Record<string, string> = {
     "where an authorization server sends a browser back: the single-use state it carries is the credential (bound to the person who started it)",
   "GET /oauth/client-metadata.json":
     "Switchboard's OAuth client ID metadata document: authorization servers fetch it without credentials",
+  "GET /oauth/no-authorization-server":
+    "the OAuth discovery paths MCP clients probe after a 401 (rewritten here): a JSON 404 saying Switchboard takes API keys",
+  "POST /oauth/no-authorization-server":
+    "the OAuth client registration MCP clients try after a 401: the same JSON 404",
 };
 /** What a public route answers a request with nothing in it. */
 const anonymousStatus: Record<string, number> = {
@@ -45,6 +49,9 @@ const anonymousStatus: Record<string, number> = {
   "GET /api/v1/health/ready": 503,
   // No state: "Authorization not completed", nothing changed.
   "GET /oauth/callback": 400,
+  // Switchboard is no authorization server: there is nothing there, for anyone.
+  "GET /oauth/no-authorization-server": 404,
+  "POST /oauth/no-authorization-server": 404,
 };
 const publicActions: Record<string, string> = {
   signInAction: "signing in is how a session starts",

@@ -232,7 +232,7 @@ describe.each(drivers)("import and export on %s", (driver) => {
         tenantId,
         serverId: server?.id as string,
         catalog: {
-          tools: [tool("lookup"), tool("wipe"), tool("post")],
+          tools: [tool("lookup"), tool("wipe"), tool("post"), tool("get.weather")],
           resources: [],
           resourceTemplates: [],
           prompts: [],
@@ -240,6 +240,7 @@ describe.each(drivers)("import and export on %s", (driver) => {
       });
       for (const [name, effect] of [
         ["lookup", "read"],
+        ["get.weather", "read"],
         ["wipe", "destructive"],
       ] as const) {
         await handle.db
@@ -272,18 +273,34 @@ describe.each(drivers)("import and export on %s", (driver) => {
             },
           },
         },
+        // Claude Code spells get.weather get_weather: a rule with the dot would never match. The
+        // meta tools (read-only, the docs send agents to them) are allowed too.
         permissions: {
-          allow: ["mcp__switchboard__good-one__lookup"],
+          allow: [
+            "mcp__switchboard__good-one__get_weather",
+            "mcp__switchboard__good-one__lookup",
+            "mcp__switchboard__switchboard__get_call",
+            "mcp__switchboard__switchboard__wait_call",
+          ],
           ask: ["mcp__switchboard__good-one__post", "mcp__switchboard__good-one__wipe"],
         },
       });
       expect(JSON.stringify(body)).not.toMatch(/sb_[A-Za-z0-9_-]{20,}/);
+      // Without both steps Claude Code never connects to a .mcp.json server.
+      expect(body.export.instructions.join("\n")).toContain('"enabledMcpjsonServers": ["switchboard"]');
     });
 
     it("with a principal, permissions cover only what it is granted", async () => {
       const { body } = await exportAs("format=claude-code&principal=reader-bot");
       expect(body.export.principal).toBe("reader-bot");
-      expect(body.export.permissions).toEqual({ allow: ["mcp__switchboard__good-one__lookup"], ask: [] });
+      expect(body.export.permissions).toEqual({
+        allow: [
+          "mcp__switchboard__good-one__lookup",
+          "mcp__switchboard__switchboard__get_call",
+          "mcp__switchboard__switchboard__wait_call",
+        ],
+        ask: [],
+      });
       expect((await exportAs("format=claude-code&principal=nobody")).status).toBe(404);
     });
 

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { claudeCodeName, claudeCodeToolRule } from "@/lib/servers/import-export/claude-code-names";
 import { type ClientFormat, clientFormats } from "@/lib/servers/import-export/client-formats";
 import {
   claudeCodePermissions,
   gatewayEntry,
   gatewayInputs,
+  MCP_REMOTE_VERSION,
 } from "@/lib/servers/import-export/gateway-config";
 import { parseJsonText } from "@/lib/servers/import-export/parse-json-text";
 import { planImport } from "@/lib/servers/import-export/plan-import";
@@ -70,7 +72,7 @@ describe("the exported gateway configuration", () => {
             command: "npx",
             args: [
               "-y",
-              "mcp-remote",
+              "mcp-remote@0.15.1",
               gatewayUrl,
               "--header",
               `Authorization:${ref("SWITCHBOARD_AUTH_HEADER")}`,
@@ -118,7 +120,9 @@ describe("the exported gateway configuration", () => {
 });
 
 describe("Claude Code permissions from effect classes", () => {
-  it("allows read tools, asks for external-write (and so unclassified) and destructive ones", () => {
+  const meta = ["mcp__switchboard__switchboard__get_call", "mcp__switchboard__switchboard__wait_call"];
+
+  it("allows read tools and the meta tools, asks for external-write (and so unclassified) and destructive ones", () => {
     const permissions = claudeCodePermissions([
       { gatewayName: "files__read_file", effect: "read" },
       { gatewayName: "github__create_issue", effect: "external-write" },
@@ -127,12 +131,60 @@ describe("Claude Code permissions from effect classes", () => {
       { gatewayName: "local-tools__echo", effect: "read" },
     ]);
     expect(permissions).toEqual({
-      allow: ["mcp__switchboard__files__read_file", "mcp__switchboard__local-tools__echo"],
+      allow: ["mcp__switchboard__files__read_file", "mcp__switchboard__local-tools__echo", ...meta],
       ask: ["mcp__switchboard__db__drop_table", "mcp__switchboard__github__create_issue"],
     });
   });
 
-  it("with no tools there is nothing to allow or ask", () => {
-    expect(claudeCodePermissions([])).toEqual({ allow: [], ask: [] });
+  it("with no tools only the meta tools are allowed", () => {
+    expect(claudeCodePermissions([])).toEqual({ allow: meta, ask: [] });
+  });
+
+  it("writes names as Claude Code spells them, or the rule would never match", () => {
+    const permissions = claudeCodePermissions([
+      { gatewayName: "weather__get.weather", effect: "read" },
+      { gatewayName: "my server__drop table!", effect: "destructive" },
+    ]);
+    expect(permissions.allow).toContain("mcp__switchboard__weather__get_weather");
+    expect(permissions.ask).toEqual(["mcp__switchboard__my_server__drop_table_"]);
+    expect(JSON.stringify(permissions)).not.toMatch(/[^A-Za-z0-9_\-",:[\]{}]/);
+  });
+
+  it("never allows a spelling that a writing tool shares with a read one", () => {
+    const permissions = claudeCodePermissions([
+      { gatewayName: "db__rows.read", effect: "read" },
+      { gatewayName: "db__rows_read", effect: "destructive" },
+      { gatewayName: "notes__list.all", effect: "read" },
+      { gatewayName: "notes__list_all", effect: "write" },
+    ]);
+    expect(permissions).toEqual({ allow: meta, ask: ["mcp__switchboard__db__rows_read"] });
+  });
+});
+
+describe("Claude Code's name normalisation", () => {
+  it.each([
+    ["get.weather", "get_weather"],
+    ["already_fine-42", "already_fine-42"],
+    ["a b/c:d@e", "a_b_c_d_e"],
+    ["café", "caf_"],
+    // Claude Code's regex works on UTF-16 code units: a character outside the BMP is two.
+    ["rocket🚀", "rocket__"],
+  ])("%s → %s", (name, expected) => {
+    expect(claudeCodeName(name)).toBe(expected);
+  });
+
+  it("builds mcp__<server>__<tool>", () => {
+    expect(claudeCodeToolRule("switchboard", "weather__get.weather")).toBe(
+      "mcp__switchboard__weather__get_weather",
+    );
+  });
+});
+
+describe("the Claude Desktop bridge", () => {
+  it("runs the mcp-remote version the client suite tests, never whatever npm has newest", () => {
+    const config = exported("claude-desktop") as { mcpServers: { switchboard: { args: string[] } } };
+    expect(MCP_REMOTE_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(config.mcpServers.switchboard.args).toContain(`mcp-remote@${MCP_REMOTE_VERSION}`);
+    expect(config.mcpServers.switchboard.args).not.toContain("mcp-remote");
   });
 });

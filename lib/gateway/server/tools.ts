@@ -62,7 +62,10 @@ export function toGatewayTool(tool: GovernedToolDto, name: string): Tool {
     name,
     // MCP requires an object schema; a definition without one (already flagged in the catalog) gets the empty one.
     inputSchema: (definition.inputSchema as Tool["inputSchema"] | undefined) ?? { type: "object" },
-    annotations: { ...(title ? { title } : {}), ...annotationsFor(tool.enforcedEffect) },
+    annotations: {
+      ...(title ? { title } : {}),
+      ...annotationsFor(tool.isClassified ? tool.enforcedEffect : "unclassified"),
+    },
   } as Tool;
 }
 
@@ -76,9 +79,14 @@ function readTitle(annotations: unknown): string | undefined {
 /**
  * The hints that describe the enforced effect. Spelled out in full where MCP's defaults
  * (destructive and open-world unless said otherwise) would otherwise claim more than is enforced.
+ * A tool nobody reviewed is advertised as MCP's default for a non-read-only tool — destructive —
+ * even though the gate enforces it as external-write: a client that prompts from hints must not
+ * treat an unreviewed tool as safe.
  */
-export function annotationsFor(effect: EffectClass): ToolAnnotations {
+export function annotationsFor(effect: EffectClass | "unclassified"): ToolAnnotations {
   switch (effect) {
+    case "unclassified":
+      return { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
     case "read":
       return { readOnlyHint: true };
     case "write":

@@ -77,7 +77,11 @@ export async function exportClientConfig(
         : "Use a gateway-scoped API key (Settings → API keys, or a principal's key).",
       keyInstructions(format),
       ...(permissions
-        ? ["Put permissions in .claude/settings.json (read tools allowed; risky ones ask)."]
+        ? [
+            "Put permissions in .claude/settings.json (read tools and Switchboard's call tools allowed; risky ones ask).",
+            // Measured with Claude Code 2.1: until both, `claude mcp list` shows "Pending approval".
+            `Claude Code uses a .mcp.json server once the folder is trusted and the server approved: answer both questions on the first start, or add {"enabledMcpjsonServers": ["${GATEWAY_ENTRY_NAME}"]} to .claude/settings.local.json.`,
+          ]
         : []),
     ],
   };

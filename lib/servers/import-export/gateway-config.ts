@@ -1,4 +1,6 @@
 import type { EffectClass } from "@/db/schema";
+import { GET_CALL_TOOL, WAIT_CALL_TOOL } from "@/lib/gateway/server/results";
+import { claudeCodeToolRule } from "./claude-code-names";
 import type { ClientEntry, ClientFormat, ClientInput } from "./client-formats";
 
 /**
@@ -13,6 +15,11 @@ const API_KEY_INPUT = "switchboard-api-key";
 // mcp-remote reads `${VAR}` in its --header argument from its environment. The whole
 // "Bearer …" value goes in the variable because Claude Desktop on Windows mangles spaces in args.
 const AUTH_HEADER_VARIABLE = "SWITCHBOARD_AUTH_HEADER";
+/**
+ * The mcp-remote the Claude Desktop export runs: pinned to the version the client suite tests, so
+ * an unreviewed release (npx -y fetches whatever is newest) never runs with the person's key.
+ */
+export const MCP_REMOTE_VERSION = "0.15.1";
 
 export function gatewayEntry(format: ClientFormat, gatewayUrl: string): ClientEntry {
   const base: ClientEntry = {
@@ -44,7 +51,7 @@ export function gatewayEntry(format: ClientFormat, gatewayUrl: string): ClientEn
         command: "npx",
         args: [
           "-y",
-          "mcp-remote",
+          `mcp-remote@${MCP_REMOTE_VERSION}`,
           gatewayUrl,
           "--header",
           `Authorization:\${${AUTH_HEADER_VARIABLE}}`,
@@ -82,17 +89,24 @@ export function keyInstructions(format: ClientFormat): string {
 export type GatewayTool = { gatewayName: string; effect: EffectClass };
 export type ClaudePermissions = { allow: string[]; ask: string[] };
 
+/** Switchboard's own read-only tools, listed on every gateway endpoint: never worth a prompt. */
+const META_TOOLS = [GET_CALL_TOOL, WAIT_CALL_TOOL];
+
 /**
- * Claude Code permission rules for the gateway's tools, from their enforced effect: read tools are
- * allowed without asking; external-write (which includes every unclassified tool) and destructive
- * ones always ask. Plain writes are left to Claude Code's default (ask, and it may remember).
+ * Claude Code permission rules for the gateway's tools, from their enforced effect: read tools and
+ * the meta tools are allowed without asking; external-write (which includes every unclassified
+ * tool) and destructive ones always ask. Plain writes are left to Claude Code's default (ask, and it
+ * may remember). Rules use Claude Code's own spelling of the names (claude-code-names.ts).
+ *
+ * Two names can meet in one spelling (`a.b` and `a_b`): such a rule is never allowed if any tool
+ * behind it is more than a read, so a read tool's rule can never wave a writing one through.
  */
 export function claudeCodePermissions(tools: GatewayTool[]): ClaudePermissions {
-  const rule = (tool: GatewayTool) => `mcp__${GATEWAY_ENTRY_NAME}__${tool.gatewayName}`;
-  const byEffect = (...effects: EffectClass[]) =>
-    tools
-      .filter((tool) => effects.includes(tool.effect))
-      .map(rule)
-      .sort();
-  return { allow: byEffect("read"), ask: byEffect("external-write", "destructive") };
+  const rule = (gatewayName: string) => claudeCodeToolRule(GATEWAY_ENTRY_NAME, gatewayName);
+  const rulesFor = (...effects: EffectClass[]) =>
+    new Set(tools.filter((tool) => effects.includes(tool.effect)).map((tool) => rule(tool.gatewayName)));
+  const ask = rulesFor("external-write", "destructive");
+  const notRead = rulesFor("write", "external-write", "destructive");
+  const allow = new Set([...rulesFor("read"), ...META_TOOLS.map(rule)]);
+  return { allow: [...allow].filter((r) => !notRead.has(r)).sort(), ask: [...ask].sort() };
 }

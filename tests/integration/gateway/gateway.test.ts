@@ -63,6 +63,12 @@ describe.each(drivers)("the MCP gateway (in-process, %s)", (driver) => {
       id: await world.toolId("local-tools__current_time"),
       input: { effect: "destructive" },
     });
+    // Reviewed as external-write: the same gate as an unclassified tool, but no longer "destructive".
+    await updateTool(world.handle.db, {
+      tenantId: world.tenantId,
+      id: await world.toolId("fixture__slow"),
+      input: { effect: "external-write" },
+    });
     client = await connect(world.agent.key);
   });
   afterAll(async () => {
@@ -113,8 +119,11 @@ describe.each(drivers)("the MCP gateway (in-process, %s)", (driver) => {
     const time = tools.find((t) => t.name === "local-tools__current_time");
     expect(time?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true }); // downstream says read-only
     expect(time?.outputSchema).toMatchObject({ type: "object" });
+    // Nobody reviewed fixture__record: advertised as MCP's default for a writing tool, destructive.
     const record = tools.find((t) => t.name === "fixture__record");
-    expect(record?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+    expect(record?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    const slow = tools.find((t) => t.name === "fixture__slow");
+    expect(slow?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
   });
 
   it("serves one server under its tools' own names on /mcp/servers/{name}", async () => {
