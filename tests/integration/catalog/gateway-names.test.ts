@@ -5,6 +5,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PUT as putNameBudget } from "@/app/api/v1/settings/gateway/name-budget/route";
+import { GET as getSettings, PUT as putSettings } from "@/app/api/v1/settings/gateway/route";
 import { allowRules, auditEvents, grants, tenantPolicies, tools } from "@/db/schema";
 import { createAllowRule } from "@/lib/approvals/allow-rules";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
@@ -184,6 +185,28 @@ describe.each(drivers)("gateway names (%s)", (driver) => {
       .from(auditEvents)
       .where(and(eq(auditEvents.tenantId, tenantId), eq(auditEvents.action, "gateway.name_budget_changed")));
     expect(audit?.detail).toBe("46 → 64 characters; 1 tool renamed");
+  });
+
+  it("keeps the budget when the loopback mapping beside it is saved, and shows it in the settings", async () => {
+    const request = (method: "GET" | "PUT", body?: unknown) =>
+      new Request("http://127.0.0.1:3000/api/v1/settings/gateway", {
+        method,
+        headers: {
+          authorization: `Bearer ${adminKey}`,
+          "content-type": "application/json",
+          host: "localhost:3000",
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const saved = await putSettings(request("PUT", { loopbackPrincipalId: null }), {
+      params: Promise.resolve({}),
+    });
+    expect(saved.status).toBe(200);
+    const read = await getSettings(request("GET"), { params: Promise.resolve({}) });
+    expect(
+      ((await read.json()) as { settings: { gatewayNameBudget: number } }).settings.gatewayNameBudget,
+    ).toBe(64);
+    expect((await storedNames()).get(LONG)).toBe(LONG_PLAIN);
   });
 
   it("lists the new names to a gateway client, which can call one (its allow rule spares the approval)", async () => {
