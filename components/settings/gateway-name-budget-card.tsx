@@ -107,7 +107,8 @@ function BudgetForm({ budget }: { budget: number }) {
           </Field>
         </div>
         <Button type="submit" disabled={isPending || value.trim() === String(budget)}>
-          {isPending ? "Saving…" : "Save"}
+          {/* Not just "Save": the loopback mapping's form on the same page has that one. */}
+          {isPending ? "Saving…" : "Save budget"}
         </Button>
       </div>
       <p className="text-xs text-slate-500">

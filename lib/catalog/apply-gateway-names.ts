@@ -37,6 +37,8 @@ export async function applyGatewayNamesIn(
     .select({ id: mcpServers.id })
     .from(mcpServers)
     .where(eq(mcpServers.tenantId, tenantId))
+    // In one order, so two renamings of a workspace (start-up, a budget save) cannot deadlock.
+    .orderBy(mcpServers.id)
     .for("no key update");
   const budget = params.budget ?? (await readGatewayNameBudget(tx, { tenantId }));
   const rows = await tx

@@ -174,7 +174,7 @@ test.describe("Settings → Gateway", () => {
 
       // Out of range: the field says what is allowed, nothing is saved.
       await budget.fill("70");
-      await card.getByRole("button", { name: "Save", exact: true }).click();
+      await card.getByRole("button", { name: "Save budget", exact: true }).click();
       await expect(card.getByText(/whole number from 32 to 64/)).toBeVisible();
       await expect(budget).toHaveAttribute("aria-invalid", "true");
 

@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { PUT as putNameBudget } from "@/app/api/v1/settings/gateway/name-budget/route";
@@ -169,8 +173,24 @@ describe.each(drivers)("gateway names (%s)", (driver) => {
       by: null,
     });
 
+    // A client connected before the change hears that its tool list changed.
+    const { client: listening, tools: before } = await listAs(wildcard.key);
+    let changes = 0;
+    listening.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    expect(before.map((t) => t.name)).toContain(LONG_SHORT);
+
     const response = await putBudget({ gatewayNameBudget: 64 });
     expect(response.status).toBe(200);
+    try {
+      await eventually(async () => (changes > 0 ? true : undefined), "notifications/tools/list_changed");
+      const after = (await listening.listTools()).tools.map((t) => t.name);
+      expect(after).toContain(LONG_PLAIN);
+      expect(after).not.toContain(LONG_SHORT);
+    } finally {
+      await listening.close();
+    }
     expect(
       ((await response.json()) as { settings: { gatewayNameBudget: number } }).settings.gatewayNameBudget,
     ).toBe(64);
