@@ -66,7 +66,7 @@ function BudgetForm({ budget }: { budget: number }) {
         setValue(String(result.data.gatewayNameBudget));
         setMessage({
           tone: "info",
-          text: `Saved. Gateway names are now at most ${result.data.gatewayNameBudget} characters; connected clients were told their tool list changed.`,
+          text: `Saved. Gateway names are now at most ${result.data.gatewayNameBudget} characters; tools that did not fit were renamed.`,
         });
         router.refresh();
       } else {
