@@ -85,7 +85,10 @@ export async function getGatewaySettings(
   };
 }
 
-/** PUT semantics: a field left out takes its default (off). Turning the mapping off is always allowed. */
+/**
+ * PUT semantics: a field left out takes its default (off). Turning the mapping off is always allowed.
+ * The name budget stored beside it has a PUT of its own (name-budget.ts) and is kept here.
+ */
 export async function putGatewaySettings(
   db: Database,
   params: { tenantId: string; input: unknown; actor: Actor },
