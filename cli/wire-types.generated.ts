@@ -1157,6 +1157,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/settings/gateway/name-budget": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Set the longest gateway name the workspace hands out, renaming tools to fit
+     * @description Gateway names (`<server>__<tool>` on /mcp) longer than the budget are cut and end in `_` + 8 hex characters of a hash. Claude Code prefixes each name with `mcp__switchboard__` (18 characters) and the model APIs refuse tool names over 64, hence the default of 46. Changing it renames the tools at once; grants of an exact name and allow rules follow the rename, wildcard grants cover the new names as before.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    put: operations["putGatewayNameBudget"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/webhooks": {
     parameters: {
       query?: never;
@@ -2903,12 +2925,14 @@ export interface components {
       loopbackUnavailableReason: string | null;
       /** @description Another workspace holds the mapping. */
       isLoopbackHeldElsewhere: boolean;
+      /** @description The longest gateway name handed out (32–64, default 46: Claude Code adds `mcp__switchboard__`, and model APIs refuse names over 64). */
+      gatewayNameBudget: number;
     };
     GatewayStatus: {
       /** @description SWITCHBOARD_MCP_ENABLED: false answers 404 at /mcp. */
       isEnabled: boolean;
       approvalWaitSeconds: number;
-      /** @description Every granted tool, as `<server>__<tool>`. */
+      /** @description Every granted tool, as `<server>__<tool>` in `[A-Za-z0-9_-]`, shortened with a hash past the name budget. */
       url: string;
       /** @description One server's tools; `{name}` is the server's name. */
       serverUrlTemplate: string;
@@ -7831,6 +7855,81 @@ export interface operations {
       };
       /** @description Another workspace holds the mapping (`conflict`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putGatewayNameBudget: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          gatewayNameBudget: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The settings as saved. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            settings: components["schemas"]["GatewaySettings"];
+          };
+        };
+      };
+      /** @description Not a whole number from 32 to 64 (`validation`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
         headers: {
           [name: string]: unknown;
         };

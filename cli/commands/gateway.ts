@@ -4,7 +4,7 @@ import { contextOf, withJsonOption } from "../context";
 import { note, print, printJson } from "../output";
 import { findPrincipal } from "./principals";
 
-/** Settings → Gateway from the terminal: where MCP clients connect, and the loopback mapping. */
+/** Settings → Gateway from the terminal: where MCP clients connect, the loopback mapping, the name budget. */
 
 type GatewayWire = {
   settings: {
@@ -12,6 +12,7 @@ type GatewayWire = {
     canMapLoopback: boolean;
     loopbackUnavailableReason: string | null;
     isLoopbackHeldElsewhere: boolean;
+    gatewayNameBudget: number;
   };
   gateway?: {
     isEnabled: boolean;
@@ -23,7 +24,9 @@ type GatewayWire = {
 };
 
 export function registerGateway(program: Command): void {
-  const gateway = program.command("gateway").description("the MCP gateway: URLs, state, loopback mapping");
+  const gateway = program
+    .command("gateway")
+    .description("the MCP gateway: URLs, state, loopback mapping, tool name budget");
 
   withJsonOption(
     gateway.command("status").description("whether the gateway is on, its URLs, the mapping"),
@@ -39,6 +42,7 @@ export function registerGateway(program: Command): void {
       print(`Approval wait  ${state.approvalWaitSeconds} s`);
     }
     print(`Without a key  ${describeMapping(settings)}`);
+    print(`Name budget    ${settings.gatewayNameBudget} characters`);
     if (state) note(`Connect Claude Code: ${state.claudeCommand}`);
   });
 
@@ -53,6 +57,27 @@ export function registerGateway(program: Command): void {
     const body = await client.put<GatewayWire>("/api/v1/settings/gateway", { loopbackPrincipalId });
     if (json) return printJson(body.settings);
     print(`Without a key: ${describeMapping(body.settings)}`);
+  });
+
+  registerNameBudget(gateway);
+}
+
+function registerNameBudget(gateway: Command): void {
+  withJsonOption(
+    gateway
+      .command("name-budget")
+      .description(
+        "the longest tool name /mcp hands out (32–64; 46 fits Claude Code's mcp__switchboard__ prefix within 64); renames tools that no longer fit",
+      )
+      .argument("<characters>", "a whole number from 32 to 64"),
+  ).action(async (characters: string, _options: unknown, command: Command) => {
+    const { client, json } = contextOf(command);
+    // Sent as typed when it is not a number: the server's message says what is allowed.
+    const gatewayNameBudget = /^\d+$/.test(characters) ? Number(characters) : characters;
+    const body = await client.put<GatewayWire>("/api/v1/settings/gateway/name-budget", { gatewayNameBudget });
+    if (json) return printJson(body.settings);
+    print(`Gateway names: at most ${body.settings.gatewayNameBudget} characters`);
+    note("Tools that no longer fit were renamed; grants of their exact names followed.");
   });
 }
 

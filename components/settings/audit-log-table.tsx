@@ -38,6 +38,7 @@ const actionLabels: Record<string, string> = {
   "allow_rule.revoked": "Revoked an allow rule",
   "elicitation.answered": "Answered a server's question during a call",
   "gateway.loopback_mapping_changed": "Changed the gateway's keyless mapping",
+  "gateway.name_budget_changed": "Changed the gateway's name budget (tools renamed)",
   "workspace.created": "Created the workspace",
   "instance.owner_added": "Named an instance owner",
   "instance.owner_removed": "Removed an instance owner",

@@ -35,7 +35,8 @@ export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {
         <dd>
           <CopyField id="gateway-url" label="Gateway URL" value={gateway.url} />
           <p className="mt-1 text-xs text-slate-500">
-            Tools are named <code className="font-mono">&lt;server&gt;__&lt;tool&gt;</code>.
+            Tools are named <code className="font-mono">&lt;server&gt;__&lt;tool&gt;</code>, within the name
+            budget below.
           </p>
         </dd>
         <dt className="font-medium text-slate-800">One server</dt>

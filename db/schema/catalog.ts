@@ -15,7 +15,7 @@ export const tools = pgTable(
       .notNull()
       .references(() => mcpServers.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    /** `<server>__<tool>`, shortened with a hash suffix past 64 characters. */
+    /** `<server>__<tool>` in `[A-Za-z0-9_-]`, shortened with a hash suffix past the workspace's name budget (lib/catalog/naming). */
     gatewayName: text("gateway_name").notNull(),
     definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
     definitionHash: text("definition_hash").notNull(),

@@ -35,6 +35,7 @@ export type AuditAction =
   | "allow_rule.revoked"
   | "policy.egress_changed"
   | "gateway.loopback_mapping_changed"
+  | "gateway.name_budget_changed"
   | "workspace.created"
   | "instance.owner_added"
   | "instance.owner_removed"

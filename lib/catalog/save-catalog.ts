@@ -4,6 +4,7 @@ import { loadWorkspaceSecrets } from "@/lib/calls/workspace-secrets";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { type EffectClass, isEffectClass } from "@/lib/policy/effects";
+import { readGatewayNameBudget } from "./gateway-name-budget";
 import {
   type CatalogContents,
   type CatalogDiff,
@@ -47,7 +48,8 @@ const INSERT_CHUNK = 500;
  * snapshot and diff is of what is stored, and a rotated secret is no drift — in one transaction: tools upserted (a changed definition clears the
  * admin's effect — it must be reviewed again), vanished tools marked removed (their grants and call
  * history keep pointing at a row), resources/templates/prompts replaced, and a snapshot written only
- * when the catalog hash moved. The server's gateway names come from its current registered name.
+ * when the catalog hash moved. The server's gateway names come from its current registered name and
+ * the workspace's name budget.
  */
 export async function saveCatalog(
   db: Database,
@@ -76,7 +78,15 @@ export async function saveCatalog(
       serverId: params.serverId,
       catalog: withUniqueKeys(scrubbed.catalog),
     };
-    await syncTools(tx, { ...scoped, serverName: server.name, knownEffects: server.knownToolEffects ?? {} });
+    // Read after the lock: a budget change renames under the same locks (apply-gateway-names), so
+    // this save either finished before it (and is renamed by it) or sees the new budget.
+    const budget = await readGatewayNameBudget(tx, { tenantId: params.tenantId });
+    await syncTools(tx, {
+      ...scoped,
+      serverName: server.name,
+      budget,
+      knownEffects: server.knownToolEffects ?? {},
+    });
     // Known effects classify the first catalog only: a tool that appears later is reviewed by a person.
     if (server.knownToolEffects !== null)
       await tx.update(mcpServers).set({ knownToolEffects: null }).where(eq(mcpServers.id, params.serverId));
@@ -90,6 +100,8 @@ async function syncTools(
   db: Queryable,
   params: TenantServer & {
     serverName: string;
+    /** the workspace's gateway name budget (gateway-name-budget) */
+    budget: number;
     catalog: CatalogContents;
     knownEffects: Readonly<Record<string, EffectClass>>;
   },
@@ -112,7 +124,7 @@ async function syncTools(
       tenantId: params.tenantId,
       serverId: params.serverId,
       name: tool.name,
-      gatewayName: toGatewayName(params.serverName, tool.name),
+      gatewayName: toGatewayName(params.serverName, tool.name, params.budget),
       definition: tool as Definition,
       definitionHash: hashToolDefinition(tool),
       // Only a tool stored for the first time: a known effect never overrides a person's decision.

@@ -5,6 +5,7 @@ import { openCallIntents } from "@/lib/calls/call-journal";
 import { recoverApprovedCalls } from "@/lib/calls/recover-approved";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { startStoppedRunnerSweeps } from "@/lib/calls/stopped-runners";
+import { applyGatewayNamesEverywhere } from "@/lib/catalog/apply-gateway-names";
 import { backoffDelay } from "@/lib/client/backoff";
 import { DATABASE_RETRY_BACKOFF } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
@@ -26,6 +27,7 @@ const progress = processSingleton("Startup", () => ({
   approvedRecovered: false,
   setupChecked: false,
   serversChecked: false,
+  namesApplied: false,
   lastLogged: { line: "", at: 0 },
 }));
 
@@ -86,6 +88,12 @@ async function attemptStart(): Promise<boolean> {
       await disableRefusedServersAtStart(db);
       warnIfStdioUserIsShutOut();
       progress.serversChecked = true;
+    }
+    if (!progress.namesApplied) {
+      // Names stored by an older rule (dots, over the budget) get today's, grants following.
+      const renamed = await applyGatewayNamesEverywhere(db);
+      if (renamed > 0) console.log(`[switchboard] ${renamed} gateway tool names updated to the naming rule`);
+      progress.namesApplied = true;
     }
     const runtime = await startServerRuntime(db);
     console.log(

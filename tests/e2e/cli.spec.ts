@@ -379,6 +379,21 @@ test.describe("switchboard CLI: gateway and policy", () => {
     expect((await cli(["gateway", "loopback", "nobody-by-that-name"])).code).not.toBe(0);
   });
 
+  test("gateway name-budget sets the longest tool name, shown by status; a bad value is refused with the range", async () => {
+    try {
+      const set = await cli(["gateway", "name-budget", "40"]);
+      expect(set.code, set.stderr).toBe(0);
+      expect(set.stdout).toContain("at most 40 characters");
+      expect((await cli(["gateway", "status"])).stdout).toMatch(/Name budget\s+40 characters/);
+      const bad = await cli(["gateway", "name-budget", "99"]);
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toMatch(/whole number from 32 to 64/);
+    } finally {
+      const restored = await cli(["gateway", "name-budget", "46"]);
+      expect(restored.code, restored.stderr).toBe(0);
+    }
+  });
+
   test("policy approvals and egress show the workspace's rules, and each option changes only its field", async ({
     api,
   }) => {

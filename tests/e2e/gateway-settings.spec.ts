@@ -159,6 +159,48 @@ test.describe("Settings → Gateway", () => {
     }
   });
 
+  test("an admin changes the gateway name budget, sees it saved, and is told plainly about a bad one", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
+    const api = await adminApi(playwright, baseURL);
+    try {
+      await page.goto("/settings/gateway");
+      const card = page.getByRole("region", { name: "Tool name length" });
+      await expect(card).toContainText("mcp__switchboard__");
+      const budget = card.getByLabel("Longest gateway name (characters)");
+      await expect(budget).toHaveValue("46");
+
+      // Out of range: the field says what is allowed, nothing is saved.
+      await budget.fill("70");
+      await card.getByRole("button", { name: "Save budget", exact: true }).click();
+      await expect(card.getByText(/whole number from 32 to 64/)).toBeVisible();
+      await expect(budget).toHaveAttribute("aria-invalid", "true");
+
+      await budget.fill("40");
+      await budget.press("Enter");
+      await expect(
+        card.getByText("Saved. Gateway names are now at most 40 characters", { exact: false }),
+      ).toBeVisible();
+      await card.screenshot({ path: "test-results/gateway-name-budget.png" });
+      await page.reload();
+      await expect(
+        page.getByRole("region", { name: "Tool name length" }).getByLabel(/Longest gateway name/),
+      ).toHaveValue("40");
+      const read = await api.get("/api/v1/settings/gateway");
+      expect(
+        ((await read.json()) as { settings: { gatewayNameBudget: number } }).settings.gatewayNameBudget,
+      ).toBe(40);
+    } finally {
+      const restored = await api.put("/api/v1/settings/gateway/name-budget", {
+        data: { gatewayNameBudget: 46 },
+      });
+      expect(restored.status()).toBe(200);
+      await api.dispose();
+    }
+  });
+
   test("the REST API reads the same setting, off again, and refuses an unknown principal", async ({
     api,
   }) => {

@@ -7,6 +7,7 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { createInvitation, revokeInvitation } from "@/lib/auth/invitations";
 import { changeMemberRole, removeMember } from "@/lib/auth/members";
 import { type GatewaySettings, putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
+import { putGatewayNameBudget } from "@/lib/gateway/settings/name-budget";
 import { putApprovalPolicy } from "@/lib/policy/approval-rules";
 import { deleteSecret, putSecret, putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
 import { updateWorkspaceEgressPolicy } from "@/lib/servers/policy-changes";
@@ -100,6 +101,15 @@ export async function updateGatewaySettingsAction(input: unknown): Promise<Actio
     putGatewaySettings(db, { tenantId: tenant.id, input, actor }),
   );
   if (result.ok) revalidatePath("/settings/gateway");
+  return result;
+}
+
+export async function updateGatewayNameBudgetAction(input: unknown): Promise<ActionResult<GatewaySettings>> {
+  const result = await runAction("manage", ({ db, tenant, actor }) =>
+    putGatewayNameBudget(db, { tenantId: tenant.id, input, actor }),
+  );
+  // The names show on every page that lists tools.
+  if (result.ok) revalidatePath("/", "layout");
   return result;
 }
 

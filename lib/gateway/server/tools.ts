@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
 import { type GovernedToolDto, listGovernedTools } from "@/lib/catalog/governed-tools";
+import { isPlainGatewayName } from "@/lib/catalog/naming";
 import type { Database } from "@/lib/db/client";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
@@ -56,9 +57,14 @@ function isCallable(tool: GovernedToolDto): boolean {
 
 export function toGatewayTool(tool: GovernedToolDto, name: string): Tool {
   const { annotations, name: _downstreamName, ...definition } = tool.definition as Record<string, unknown>;
-  const title = readTitle(annotations);
+  // A name rewritten or shortened (lib/catalog/naming) hides the tool's own: the title keeps it
+  // visible — the downstream title (top-level, then the annotation's) or else the tool's own name.
+  const isRenamed = name !== tool.name && !isPlainGatewayName(tool.serverName, tool.name, name);
+  const ownTitle = typeof definition.title === "string" ? definition.title : readTitle(annotations);
+  const title = isRenamed ? (ownTitle ?? tool.name) : readTitle(annotations);
   return {
     ...definition,
+    ...(isRenamed ? { title } : {}),
     name,
     // MCP requires an object schema; a definition without one (already flagged in the catalog) gets the empty one.
     inputSchema: (definition.inputSchema as Tool["inputSchema"] | undefined) ?? { type: "object" },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { principals, tenantPolicies } from "@/db/schema";
 import { type Actor, actorId } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/auth/audit";
+import { readGatewayNameBudget } from "@/lib/catalog/gateway-name-budget";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError, isAppError } from "@/lib/errors";
 import { listeningAddresses, listensOnLoopbackOnly } from "@/lib/http/listening";
@@ -42,6 +43,8 @@ export type GatewaySettings = {
   loopbackUnavailableReason: string | null;
   /** Another workspace of this installation holds the mapping (turn it off there first). */
   isLoopbackHeldElsewhere: boolean;
+  /** The longest gateway name this workspace hands out (name-budget.ts). */
+  gatewayNameBudget: number;
 };
 
 const NOT_LOOPBACK_REASON = (addresses: readonly string[]) =>
@@ -68,19 +71,24 @@ export async function getGatewaySettings(
   params: { tenantId: string },
 ): Promise<GatewaySettings> {
   const reason = loopbackUnavailableReason();
-  const [loopbackPrincipal, isLoopbackHeldElsewhere] = await Promise.all([
+  const [loopbackPrincipal, isLoopbackHeldElsewhere, gatewayNameBudget] = await Promise.all([
     findMappedPrincipal(db, params),
     isHeldByAnotherWorkspace(db, params),
+    readGatewayNameBudget(db, params),
   ]);
   return {
     loopbackPrincipal,
     canMapLoopback: reason === null,
     loopbackUnavailableReason: reason,
     isLoopbackHeldElsewhere,
+    gatewayNameBudget,
   };
 }
 
-/** PUT semantics: a field left out takes its default (off). Turning the mapping off is always allowed. */
+/**
+ * PUT semantics: a field left out takes its default (off). Turning the mapping off is always allowed.
+ * The name budget stored beside it has a PUT of its own (name-budget.ts) and is kept here.
+ */
 export async function putGatewaySettings(
   db: Database,
   params: { tenantId: string; input: unknown; actor: Actor },
@@ -107,7 +115,8 @@ export async function putGatewaySettings(
       .values({ tenantId, kind: "gateway", policy })
       .onConflictDoUpdate({
         target: [tenantPolicies.tenantId, tenantPolicies.kind],
-        set: { policy, updatedAt: sql`now()` },
+        // Merged, not replaced: the row holds the name budget too (name-budget.ts).
+        set: { policy: sql`${tenantPolicies.policy} || excluded.policy`, updatedAt: sql`now()` },
       });
     if (before?.id === principal?.id) return;
     await recordPolicyChange(tx, { tenantId, subject: "gateway" });

@@ -4,6 +4,7 @@ import { auditQuerySchema } from "@/lib/auth/audit-log";
 import { eventFilterSchema } from "@/lib/events/filter";
 import { eventPageQuerySchema } from "@/lib/events/history";
 import { gatewaySettingsSchema } from "@/lib/gateway/settings/loopback-mapping";
+import { gatewayNameBudgetInputSchema } from "@/lib/gateway/settings/name-budget";
 import { putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
 import { operation } from "../operation";
 import { eventPageSchema } from "../schemas/events";
@@ -125,6 +126,21 @@ export const workspaceDataPaths: ZodOpenApiPathsObject = {
         [403, "Switchboard does not listen on loopback only (`policy_denied`)"],
         [409, "Another workspace holds the mapping"],
       ],
+    }),
+  },
+  "/api/v1/settings/gateway/name-budget": {
+    put: operation("Gateway", {
+      id: "putGatewayNameBudget",
+      summary: "Set the longest gateway name the workspace hands out, renaming tools to fit",
+      description:
+        "Gateway names (`<server>__<tool>` on /mcp) longer than the budget are cut and end in `_` + 8 hex " +
+        "characters of a hash. Claude Code prefixes each name with `mcp__switchboard__` (18 characters) and the " +
+        "model APIs refuse tool names over 64, hence the default of 46. Changing it renames the tools at once; " +
+        "grants of an exact name and allow rules follow the rename, wildcard grants cover the new names as before.",
+      access: "manage",
+      body: gatewayNameBudgetInputSchema,
+      responses: [{ status: 200, description: "The settings as saved.", schema: settingsBody }],
+      errors: [[400, "Not a whole number from 32 to 64"]],
     }),
   },
 };

@@ -18,6 +18,10 @@ export const gatewaySettingsOutputSchema = describes<GatewaySettings>()(
       canMapLoopback: z.boolean().meta({ description: "Switchboard listens on loopback only." }),
       loopbackUnavailableReason: z.string().nullable(),
       isLoopbackHeldElsewhere: z.boolean().meta({ description: "Another workspace holds the mapping." }),
+      gatewayNameBudget: z.number().int().meta({
+        description:
+          "The longest gateway name handed out (32–64, default 46: Claude Code adds `mcp__switchboard__`, and model APIs refuse names over 64).",
+      }),
     })
     .meta({ id: "GatewaySettings" }),
 );
@@ -27,7 +31,10 @@ export const gatewayStatusSchema = describes<GatewayStatus>()(
     .object({
       isEnabled: z.boolean().meta({ description: "SWITCHBOARD_MCP_ENABLED: false answers 404 at /mcp." }),
       approvalWaitSeconds: z.number(),
-      url: z.string().meta({ description: "Every granted tool, as `<server>__<tool>`." }),
+      url: z.string().meta({
+        description:
+          "Every granted tool, as `<server>__<tool>` in `[A-Za-z0-9_-]`, shortened with a hash past the name budget.",
+      }),
       serverUrlTemplate: z
         .string()
         .meta({ description: "One server's tools; `{name}` is the server's name." }),

@@ -35,6 +35,7 @@ type Settings = {
   canMapLoopback: boolean;
   loopbackUnavailableReason: string | null;
   isLoopbackHeldElsewhere: boolean;
+  gatewayNameBudget: number;
 };
 type ErrorBody = { error: { code: string; message: string; fieldErrors?: Record<string, string[]> } };
 
@@ -107,6 +108,7 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
       canMapLoopback: true,
       loopbackUnavailableReason: null,
       isLoopbackHeldElsewhere: false,
+      gatewayNameBudget: 46,
     });
     expect(body.gateway).toEqual({
       isEnabled: true,

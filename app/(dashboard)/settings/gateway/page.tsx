@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { GatewayNameBudgetCard } from "@/components/settings/gateway-name-budget-card";
 import { GatewayStatusCard } from "@/components/settings/gateway-status-card";
 import { LoopbackMappingCard } from "@/components/settings/loopback-mapping-card";
 import { getPageContext } from "@/lib/auth/page-context";
@@ -22,6 +23,7 @@ export default async function GatewaySettingsPage() {
   return (
     <div className="space-y-6">
       <GatewayStatusCard gateway={gateway} />
+      <GatewayNameBudgetCard budget={settings.gatewayNameBudget} canManage={canManage} />
       <LoopbackMappingCard
         settings={settings}
         principals={principals.map((p) => ({ id: p.id, name: p.name }))}
