@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { type ClientWorld, startClientWorld, stationTools } from "./fixtures/client-world";
@@ -74,6 +75,26 @@ test(`Inspector ${pinnedClients.inspector.version} lists the granted tools with 
   );
   expect(called.code, called.stderr).toBe(0);
   expect(called.stdout).toContain("Forecast for Lisbon: sunny");
+});
+
+test("a call held for approval answers the Inspector once an approver says yes", async () => {
+  const record = world.tools[stationTools.record]?.gatewayName as string;
+  const answer = inspector(
+    world.agentKey,
+    "--method",
+    "tools/call",
+    "--tool-name",
+    record,
+    "--tool-arg",
+    "note=inspected",
+    "--format",
+    "json",
+  );
+  await world.approveWhenPending(record);
+  const called = await answer;
+  expect(called.code, called.stderr).toBe(0);
+  expect(called.stdout).toContain("recorded inspected");
+  expect(readFileSync(world.countFile, "utf8")).toBe("inspected\n");
 });
 
 test("a revoked key gets Switchboard's message, not HTML", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -160,6 +160,19 @@ test("an unclassified tool reaches Claude Desktop advertised as destructive", as
     const record = tools.find((t) => t.name === world.tools[stationTools.record]?.gatewayName);
     expect(record?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
   });
+});
+
+test("a call held for approval comes back through mcp-remote once an approver says yes, and runs once", async () => {
+  const record = world.tools[stationTools.record]?.gatewayName as string;
+  await withBridge(world.agentKey, async (session) => {
+    const answer = session.client.callTool({ name: record, arguments: { note: "via Claude Desktop" } });
+    // While the bridge waits on the held call, a person approves it in Switchboard.
+    await world.approveWhenPending(record);
+    const result = await answer;
+    expect(result.isError ?? false, textOf(result)).toBe(false);
+    expect(textOf(result)).toContain("recorded via Claude Desktop");
+  });
+  expect(readFileSync(world.countFile, "utf8")).toBe("via Claude Desktop\n");
 });
 
 test("a revoked key shows Switchboard's message through mcp-remote, not HTML", async () => {
