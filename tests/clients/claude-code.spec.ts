@@ -43,7 +43,6 @@ let model: ModelStandIn;
 let projectDir: string;
 let homeDir: string;
 let permissions: { allow: string[]; ask: string[] };
-let agentId: string;
 /** a call of the forecast tool the agent made itself, for switchboard__get_call to look up */
 let agentCallId: string;
 
@@ -57,15 +56,10 @@ test.beforeAll(async () => {
   projectDir = realpathSync(world.scratchDir("claude-project"));
   homeDir = world.scratchDir("claude-home");
 
-  const { principals } = await adminGet<{ principals: { id: string; keys: { id: string }[] }[] }>(
-    "/api/v1/principals",
-  );
-  const agent = principals.find((p) => p.keys.some((k) => k.id === world.agentKeyId));
-  if (!agent) throw new Error("the agent's principal is not listed");
-  agentId = agent.id;
-  const { export: exported } = await adminGet<{
-    export: { config: Record<string, unknown>; permissions: { allow: string[]; ask: string[] } };
-  }>(`/api/v1/servers/export?format=claude-code&principal=${agent.id}`);
+  const exported = await world.exportFor<{
+    config: Record<string, unknown>;
+    permissions: { allow: string[]; ask: string[] };
+  }>("claude-code");
   permissions = exported.permissions;
   writeFileSync(path.join(projectDir, ".mcp.json"), JSON.stringify(exported.config, null, 2));
   mkdirSync(path.join(projectDir, ".claude"));
@@ -206,7 +200,7 @@ test(`Claude Code ${pinnedClients["claude-code"].version} connects once the proj
 });
 
 test("a revoked key: Claude Code shows Switchboard's message, not HTML", async () => {
-  const created = await world.switchboard.api("POST", `/api/v1/principals/${agentId}/keys`, {
+  const created = await world.switchboard.api("POST", `/api/v1/principals/${world.agentId}/keys`, {
     name: "revoked",
   });
   expect(created.status).toBe(201);

@@ -49,16 +49,7 @@ test.beforeAll(async () => {
   [world, bin] = await Promise.all([startClientWorld("mcp-remote"), installClient("mcp-remote")]);
   // <dir>/node_modules/.bin/mcp-remote
   pinnedDir = path.dirname(path.dirname(path.dirname(bin)));
-  const principals = await world.switchboard.api("GET", "/api/v1/principals");
-  const { principals: list } = (await principals.json()) as { principals: { id: string; name: string }[] };
-  const agent = list.find((p) => p.name === "client-suite-agent");
-  if (!agent) throw new Error(`no client-suite-agent among ${JSON.stringify(list)}`);
-  const res = await world.switchboard.api(
-    "GET",
-    `/api/v1/servers/export?format=claude-desktop&principal=${encodeURIComponent(agent.id)}`,
-  );
-  if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`);
-  exported = ((await res.json()) as { export: DesktopExport }).export;
+  exported = await world.exportFor<DesktopExport>("claude-desktop");
   entry = exported.config.mcpServers[exported.serverName] as DesktopEntry;
 });
 
