@@ -501,6 +501,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/stats/calls": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Call rates, error rates, p50/p95 latency and the busiest agents over a recent window
+     * @description Read from the call history, so it needs no metrics pipeline. Latency is the run time (the downstream request), not the approval wait. `server` narrows everything to one server (404 if there is none of that name).
+     *
+     *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["getCallStats"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/allow-rules": {
     parameters: {
       query?: never;
@@ -5206,6 +5228,112 @@ export interface operations {
       };
       /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
       415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getCallStats: {
+    parameters: {
+      query?: {
+        /** @description 15m, 1h (default), 6h or 24h. */
+        window?: "15m" | "1h" | "6h" | "24h";
+        server?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statistics. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            window: "15m" | "1h" | "6h" | "24h";
+            windowMinutes: number;
+            /** @description The window's start (ISO 8601). */
+            since: string;
+            totals: {
+              /** @description Calls requested in the window, whatever their outcome. */
+              calls: number;
+              /** @description Calls that failed, or whose tool answered with an error. */
+              errors: number;
+              /** @description `calls` divided by the window's minutes. */
+              callsPerMinute: number;
+              /** @description `errors / calls`, 0 to 1 (0 without calls). */
+              errorRate: number;
+              /** @description Median run time in ms; null when no call ran. */
+              p50Ms: number | null;
+              /** @description 95th percentile run time in ms; null when no call ran. */
+              p95Ms: number | null;
+            };
+            /** @description Per server, busiest first. A deleted server's calls have `serverName: null`. */
+            servers: {
+              serverId: string | null;
+              serverName: string | null;
+              /** @description Calls requested in the window, whatever their outcome. */
+              calls: number;
+              /** @description Calls that failed, or whose tool answered with an error. */
+              errors: number;
+              /** @description `calls` divided by the window's minutes. */
+              callsPerMinute: number;
+              /** @description `errors / calls`, 0 to 1 (0 without calls). */
+              errorRate: number;
+              /** @description Median run time in ms; null when no call ran. */
+              p50Ms: number | null;
+              /** @description 95th percentile run time in ms; null when no call ran. */
+              p95Ms: number | null;
+            }[];
+            /** @description Principals by calls in the window, at most 10; operators' own calls are not listed. */
+            busiestAgents: {
+              principalId: string;
+              principalName: string | null;
+              calls: number;
+              errors: number;
+            }[];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No server of that name in the workspace (`not_found`). */
+      404: {
         headers: {
           [name: string]: unknown;
         };

@@ -22,6 +22,7 @@ import { peoplePaths } from "./paths/people";
 import { policyPaths } from "./paths/policies";
 import { principalPaths } from "./paths/principals";
 import { serverPaths } from "./paths/servers";
+import { statsPaths } from "./paths/stats";
 import { toolPaths } from "./paths/tools";
 import { webhookPaths } from "./paths/webhooks";
 import { workspaceDataPaths } from "./paths/workspace-data";
@@ -74,6 +75,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...importExportPaths,
   ...toolPaths,
   ...callPaths,
+  ...statsPaths,
   ...allowRulePaths,
   ...elicitationPaths,
   ...principalPaths,
