@@ -1,12 +1,14 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import { approvalKeys, PENDING_LIMIT } from "@/components/approvals/approval-queries";
 import { callKeys } from "@/components/calls/call-queries";
+import { callStatsKey, STATS_WINDOW } from "@/components/calls/call-stats-queries";
 import { collectCallWindow, FAILURE_OUTCOMES, RECENT_FAILURES } from "@/components/overview/overview-queries";
 import { OverviewView } from "@/components/overview/overview-view";
 import { serverKeys } from "@/components/servers/server-queries";
 import { PageHeader } from "@/components/ui/page-header";
 import { listApprovals } from "@/lib/approvals/list-approvals";
 import { getPageContext } from "@/lib/auth/page-context";
+import { getCallStats } from "@/lib/calls/call-stats";
 import { listCalls } from "@/lib/calls/read-calls";
 import { listServers } from "@/lib/servers/registry";
 
@@ -35,6 +37,10 @@ export default async function OverviewPage() {
     await collectCallWindow(({ limit, cursor }) =>
       listCalls(db, { ...scope, query: { limit: String(limit), ...(cursor ? { cursor } : {}) } }),
     ),
+  );
+  queryClient.setQueryData(
+    callStatsKey(),
+    await getCallStats(db, { tenantId: tenant.id, query: { window: STATS_WINDOW } }),
   );
 
   return (

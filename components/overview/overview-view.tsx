@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { approvalKeys, PENDING_LIMIT, pendingApprovalsQuery } from "@/components/approvals/approval-queries";
 import { callKeys } from "@/components/calls/call-queries";
+import { callStatsQuery } from "@/components/calls/call-stats-queries";
 import { useLiveInvalidation } from "@/components/calls/use-live-invalidation";
 import { useIsClient, useNow } from "@/components/calls/use-now";
 import { ConnectionBadge } from "@/components/events/connection-badge";
@@ -12,11 +13,13 @@ import { QueryFallback } from "@/components/ui/query-fallback";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { ApprovalsCard } from "./approvals-card";
 import { NeedsAuthorizationBanner } from "./authorization-banner";
+import { BusiestAgentsCard } from "./busiest-agents-card";
 import { CallsChart } from "./calls-chart";
 import { bucketByMinute } from "./calls-per-minute";
 import { Card } from "./card";
 import { FailuresCard } from "./failures-card";
 import { callWindowQuery, recentFailuresQuery, WINDOW_MINUTES } from "./overview-queries";
+import { ServerRatesCard } from "./server-rates-card";
 import { ServersCard } from "./servers-card";
 
 const callLiveKeys = [approvalKeys.all, callKeys.all] as const;
@@ -36,6 +39,7 @@ export function OverviewView() {
   const pending = useQuery(pendingApprovalsQuery());
   const failures = useQuery(recentFailuresQuery());
   const callWindow = useQuery(callWindowQuery());
+  const stats = useQuery(callStatsQuery());
 
   return (
     <div>
@@ -59,6 +63,18 @@ export function OverviewView() {
           />
         ) : (
           <QueryFallback error={pending.error} what="approvals" />
+        )}
+        <div className="lg:col-span-2">
+          {stats.data ? (
+            <ServerRatesCard servers={stats.data.servers} />
+          ) : (
+            <QueryFallback error={stats.error} what="call rates" />
+          )}
+        </div>
+        {stats.data ? (
+          <BusiestAgentsCard agents={stats.data.busiestAgents} />
+        ) : (
+          <QueryFallback error={stats.error} what="busiest agents" />
         )}
         <div className="lg:col-span-2">
           {failures.data ? (

@@ -2,5 +2,6 @@
 
 export type { CallKind, CallStatus } from "@/db/schema";
 export type { CallOutcome } from "./call-outcome";
+export type { AgentCallStats, CallRates, CallStats, ServerCallStats } from "./call-stats";
 export type { CallDto, CallSummary } from "./call-view";
 export type { TimelineEntry } from "./read-calls";

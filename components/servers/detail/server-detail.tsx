@@ -10,6 +10,7 @@ import { AuthorizationPanel } from "./authorization-panel";
 import { DetailTabs } from "./detail-tabs";
 import { FailureCallout } from "./failure-callout";
 import { OAuthOutcomeNotice } from "./oauth-outcome-notice";
+import { ServerCallStats } from "./server-call-stats";
 import { ServerHeader } from "./server-header";
 import { tabParam } from "./tab-param";
 
@@ -53,6 +54,7 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
           connectInBanner={status === "needs-authorization"}
         />
       ) : null}
+      <ServerCallStats name={name} />
       <DetailTabs name={name} tab={tab} onSelect={selectTab} />
     </ServerPollContext>
   );
