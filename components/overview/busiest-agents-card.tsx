@@ -35,7 +35,9 @@ export function BusiestAgentsCard({ agents }: { agents: AgentCallStats[] }) {
                 <span className="shrink-0 text-xs tabular-nums text-slate-600">
                   {agent.calls} {agent.calls === 1 ? "call" : "calls"}
                   {agent.errors > 0 ? (
-                    <span className="ml-1.5 text-red-700">· {agent.errors} errors</span>
+                    <span className="ml-1.5 text-red-700">
+                      · {agent.errors} {agent.errors === 1 ? "error" : "errors"}
+                    </span>
                   ) : null}
                 </span>
               </div>
