@@ -41,7 +41,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 const dashboardText = readFileSync(path.join(root, "docs/grafana/switchboard.json"), "utf8");
 
 type Panel = { title: string; type: string; targets?: Array<{ expr: string }> };
-const metricNamesIn = (expr: string) => expr.match(/\b(?:switchboard|process|nodejs)_[a-z_]+\b/g) ?? [];
+const metricNamesIn = (expr: string): string[] =>
+  expr.match(/\b(?:switchboard|process|nodejs)_[a-z_]+\b/g) ?? [];
 
 describe("the example Grafana dashboard", () => {
   const dashboard = JSON.parse(dashboardText) as { title: string; uid: string; panels: Panel[] };
