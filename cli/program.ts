@@ -16,6 +16,7 @@ import { registerPrincipals } from "./commands/principals";
 import { registerQuestions } from "./commands/questions";
 import { registerSecrets } from "./commands/secrets";
 import { registerServers } from "./commands/servers";
+import { registerStats } from "./commands/stats";
 import { registerTools } from "./commands/tools";
 import { exitCodeHelp } from "./errors";
 import { DEFAULT_URL } from "./settings";
@@ -63,6 +64,7 @@ Examples:
   registerMembers(program);
   registerInstance(program);
   registerAudit(program);
+  registerStats(program);
   registerSecrets(program);
   registerImportExport(program);
   return program;

@@ -45,6 +45,7 @@ export type ElicitationWire = Schemas["Elicitation"];
 export type PrincipalWire = Schemas["Principal"];
 export type ApiKeyWire = Schemas["ApiKey"];
 export type AuditPageWire = Answer<"listAuditEntries">;
+export type CallStatsWire = Answer<"getCallStats">;
 export type InvitationWire = Schemas["Invitation"];
 export type MemberWire = Schemas["Member"];
 

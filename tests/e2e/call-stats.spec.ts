@@ -2,6 +2,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { createAgent } from "./agents";
+import { cliEnv, makeConfigHome, runCli } from "./cli-runner";
 import { expect, test } from "./fixtures";
 import { waitUntilReady } from "./servers-page";
 
@@ -90,6 +91,12 @@ test("the Overview and the server's page show the last hour's calls, error rate 
     await expect(own.getByRole("definition").nth(2)).toHaveText("25%");
     await expect(own.getByRole("definition").nth(3)).toHaveText(/^\d+(\.\d+)? m?s$/);
     await page.screenshot({ path: "test-results/call-stats-server.png" });
+
+    // The same numbers in a terminal.
+    const cli = await runCli(["stats", "--server", server], cliEnv(baseURL ?? "", makeConfigHome()));
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(new RegExp(`${server}\\s+4\\s+0\\.07\\s+1 \\(25%\\)`));
+    expect(cli.stdout).toMatch(new RegExp(`${agentName}\\s+4\\s+1`));
   } finally {
     await agent?.dispose();
     await api.delete(`/api/v1/servers/${server}`);
