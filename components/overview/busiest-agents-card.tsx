@@ -6,15 +6,7 @@ import { Card } from "./card";
 export function BusiestAgentsCard({ agents }: { agents: AgentCallStats[] }) {
   const busiest = Math.max(1, ...agents.map((a) => a.calls));
   return (
-    <Card
-      title="Busiest agents · last hour"
-      testId="overview-busiest-agents"
-      aside={
-        <Link href="/principals" className="text-indigo-700 hover:underline">
-          Principals →
-        </Link>
-      }
-    >
+    <Card title="Busiest agents · last hour" testId="overview-busiest-agents">
       {agents.length === 0 ? (
         <p className="text-sm text-slate-500">No agent has made a call in the last hour.</p>
       ) : (
