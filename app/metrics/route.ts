@@ -1,8 +1,14 @@
 // GET /metrics — Prometheus text format (lib/observability); off unless SWITCHBOARD_METRICS=on
-import { publicRoute } from "@/lib/http/api-route";
+import { errorResponse } from "@/lib/http/api-route";
 import { metricsResponse } from "@/lib/observability/metrics-endpoint";
 
 export const dynamic = "force-dynamic";
 
-// Public as a route: the scrape token is not a Switchboard key, so the endpoint checks it itself.
-export const GET = publicRoute(({ db, req }) => metricsResponse(db, req));
+// Not apiRoute/publicRoute: those open the database first, and a token scrape must not need it.
+export async function GET(req: Request): Promise<Response> {
+  try {
+    return await metricsResponse(req);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -7,6 +7,7 @@ import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { processEventHub } from "@/lib/events/record-event";
+import { getDatabase } from "@/lib/runtime/process-db";
 import { startEventMetrics } from "./event-metrics";
 import { processMetrics } from "./metrics";
 
@@ -24,13 +25,20 @@ export function startProcessMetrics(): boolean {
   return true;
 }
 
-export async function metricsResponse(db: Database, req: Request): Promise<Response> {
+/**
+ * The scrape. The database is asked only for an API key and the pending approvals, so during a
+ * database outage a token scrape still answers — memory, connections and call failures are what
+ * an operator needs then — with the pending count NaN (a gap on the graph, not a stale number).
+ */
+export async function metricsResponse(
+  req: Request,
+  database: () => Promise<Database> = async () => (await getDatabase()).db,
+): Promise<Response> {
   if (!startProcessMetrics())
     throw new AppError("not_found", "Metrics are off (set SWITCHBOARD_METRICS=on).");
-  await assertMayScrape(db, req.headers);
+  await assertMayScrape(database, req.headers);
   const metrics = processMetrics();
-  const [row] = await db.select({ pending: count() }).from(approvals).where(eq(approvals.status, "pending"));
-  metrics.approvalsPending.set(row?.pending ?? 0);
+  metrics.approvalsPending.set(await countPendingApprovals(database).catch(() => Number.NaN));
   return new Response(await metrics.registry.metrics(), {
     headers: { "content-type": metrics.registry.contentType, "cache-control": "no-store" },
   });
@@ -38,14 +46,20 @@ export async function metricsResponse(db: Database, req: Request): Promise<Respo
 
 const HOW = "Send Authorization: Bearer with SWITCHBOARD_METRICS_TOKEN or an instance owner's admin API key.";
 
-async function assertMayScrape(db: Database, headers: Headers): Promise<void> {
+async function countPendingApprovals(database: () => Promise<Database>): Promise<number> {
+  const db = await database();
+  const [row] = await db.select({ pending: count() }).from(approvals).where(eq(approvals.status, "pending"));
+  return row?.pending ?? 0;
+}
+
+async function assertMayScrape(database: () => Promise<Database>, headers: Headers): Promise<void> {
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get("authorization") ?? "")?.[1];
   if (!bearer && !headers.get("x-api-key"))
     throw new AppError("unauthenticated", `Metrics need a token. ${HOW}`);
   const { token } = readEnv().metrics;
   if (token && bearer && sameSecret(bearer, token)) return;
   // Not the scrape token: an API key, or nothing (a wrong key is a 401 from resolveActor).
-  const actor = await resolveActor(db, headers).catch((error: unknown) => {
+  const actor = await resolveActor(await database(), headers).catch((error: unknown) => {
     if (error instanceof AppError && error.code === "unauthenticated")
       throw new AppError("unauthenticated", `That token is not valid for metrics. ${HOW}`);
     throw error;

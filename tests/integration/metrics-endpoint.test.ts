@@ -7,7 +7,8 @@ import { executeToolCall } from "@/lib/calls/execute-tool-call";
 import type { Requester } from "@/lib/calls/requester";
 import { updateTool } from "@/lib/catalog/governed-tools";
 import type { DatabaseDriver } from "@/lib/db/client";
-import { startProcessMetrics } from "@/lib/observability/metrics-endpoint";
+import { AppError } from "@/lib/errors";
+import { metricsResponse, startProcessMetrics } from "@/lib/observability/metrics-endpoint";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { createTestApiKey, drivers } from "../fixtures/databases";
 import { parseScrape } from "../fixtures/prometheus";
@@ -28,9 +29,7 @@ afterAll(() => {
 });
 
 async function scrapeWith(headers: Record<string, string>) {
-  const res = await GET(new Request("http://127.0.0.1:3000/metrics", { headers }), {
-    params: Promise.resolve({}),
-  } as never);
+  const res = await GET(new Request("http://127.0.0.1:3000/metrics", { headers }));
   return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
 }
 
@@ -170,6 +169,22 @@ describe.each(drivers)("GET /metrics (%s)", (driver: DatabaseDriver) => {
     expect(refused.text).not.toContain("switchboard_calls_total");
     // An agent's gateway key reads nothing either.
     expect([401, 403]).toContain((await scrapeWith({ authorization: `Bearer ${world.agent.key}` })).status);
+  });
+
+  it("answers a token scrape while the database is down, the pending count a gap rather than a stale number", async () => {
+    const down = () => Promise.reject(new AppError("database_unavailable", "The database is not answering."));
+    const req = (headers: Record<string, string>) =>
+      new Request("http://127.0.0.1:3000/metrics", { headers });
+    const res = await metricsResponse(req({ authorization: `Bearer ${TOKEN}` }), down);
+    expect(res.status).toBe(200);
+    const scrape = parseScrape(await res.text());
+    expect(scrape.value("switchboard_approvals_pending")).toBeNaN();
+    expect(scrape.value("process_resident_memory_bytes")).toBeGreaterThan(0);
+    // A key needs the database to be checked: a 503 that says so, never a 500.
+    const ownerKey = await createTestApiKey(world.handle, ["admin", "owner"]);
+    await expect(metricsResponse(req({ authorization: `Bearer ${ownerKey}` }), down)).rejects.toMatchObject({
+      code: "database_unavailable",
+    });
   });
 
   it("is a 404 when metrics are off, even to the right token", async () => {
