@@ -21,10 +21,9 @@ const MAX_TRACKED_CALLS = 10_000;
 const started = processSingleton("EventMetrics", () => new WeakMap<EventHub, () => void>());
 
 /** Starts counting `hub`'s events (idempotent per hub). Returns the stop function. */
-export function startEventMetrics(hub: EventHub): () => void {
+export function startEventMetrics(hub: EventHub, metrics: SwitchboardMetrics = processMetrics()): () => void {
   const running = started.get(hub);
   if (running) return running;
-  const metrics = processMetrics();
   const times = new Map<string, Times>();
   const stopTap = hub.onRecorded((event) => {
     remember(times, event);

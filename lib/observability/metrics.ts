@@ -20,7 +20,8 @@ const callSeconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
 const approvalSeconds = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14_400, 86_400];
 const probeSeconds = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-function createMetrics() {
+/** A new set of metrics on a registry of its own; a process uses one (processMetrics), tests play several. */
+export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const on = { registers: [registry] };
