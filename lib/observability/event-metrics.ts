@@ -67,7 +67,7 @@ export function observeEvent(
     case "call.denied":
       // decidedBy null: a policy refused it at once — no approval was ever asked for.
       if (event.decidedBy !== null) decided(metrics, times, event, "denied");
-      ended(metrics, times, event, "denied");
+      ended(metrics, times, event, deniedOutcome(event));
       return;
     case "call.expired":
       decided(metrics, times, event, "expired");
@@ -102,6 +102,15 @@ export function observeEvent(
     default:
       return;
   }
+}
+
+/**
+ * A call refused by a rate limit is stored as denied with the code rate_limited (lib/limits): its
+ * own outcome here as everywhere. Read loosely, since the event carries the code only once the
+ * limits branch adds it to call.denied (until then such a call counts as denied).
+ */
+function deniedOutcome(event: CallEvent): "denied" | "rate_limited" {
+  return (event as { code?: unknown }).code === "rate_limited" ? "rate_limited" : "denied";
 }
 
 const serverOf = (event: CallEvent) => event.serverName ?? "none";

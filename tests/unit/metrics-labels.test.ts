@@ -104,6 +104,27 @@ describe("metrics from events", () => {
     expect(sum("switchboard_call_downstream_duration_seconds")).toBeCloseTo((LABEL_CAP + 22) * 0.25, 5);
   });
 
+  it("counts a call refused by a rate limit as rate_limited, any other refusal as denied", async () => {
+    const refused = (code?: string): RecordedEvent =>
+      ({
+        ...callEnded("limited", "files__limited")[0],
+        type: "call.denied",
+        decidedBy: null,
+        reason: "over the limit",
+        ...(code ? { code } : {}),
+        id: nextId++,
+      }) as RecordedEvent;
+    const before = await read();
+    hand([refused("rate_limited"), refused()]);
+    const after = await read();
+    // (Past the cap, this agent is "other": compare the outcomes' totals.)
+    const moved = (outcome: string) =>
+      after.value("switchboard_calls_total", { outcome }) -
+      before.value("switchboard_calls_total", { outcome });
+    expect(moved("rate_limited")).toBe(1);
+    expect(moved("denied")).toBe(1);
+  });
+
   it("follows a server's connection: up, down, reconnecting, crash-looping", async () => {
     hand([serverMoved("disconnected", "connecting"), serverMoved("connecting", "ready")]);
     expect((await read()).value("switchboard_server_up", { server: "files" })).toBe(1);
