@@ -87,6 +87,13 @@ const envSchema = z.object({
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1_000_000).default(100),
   SWITCHBOARD_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  SWITCHBOARD_METRICS: z.enum(["on", "off"], { error: "SWITCHBOARD_METRICS is on or off" }).default("off"),
+  // Long enough not to be guessed: it guards every workspace's call counts.
+  SWITCHBOARD_METRICS_TOKEN: z
+    .string()
+    .trim()
+    .min(24, { error: "SWITCHBOARD_METRICS_TOKEN is at least 24 characters (e.g. $(openssl rand -hex 24))" })
+    .optional(),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -129,6 +136,8 @@ export type Env = {
   mcpSessionCaps: { perProcess: number; perWorkspace: number; perPrincipal: number };
   /** On SIGTERM/SIGINT, how long calls in flight may run on before they are ended (lib/runtime/shutdown). */
   shutdownGraceSeconds: number;
+  /** GET /metrics (lib/observability): off unless SWITCHBOARD_METRICS=on; the scrape token, if any. */
+  metrics: { enabled: boolean; token: string | undefined };
   /** The waits between a webhook delivery's attempts (lib/webhooks): one retry per entry. */
   webhookRetrySeconds: readonly number[];
 };
@@ -192,6 +201,7 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       perPrincipal: env.SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL,
     },
     shutdownGraceSeconds: env.SWITCHBOARD_SHUTDOWN_GRACE_SECONDS,
+    metrics: { enabled: env.SWITCHBOARD_METRICS === "on", token: env.SWITCHBOARD_METRICS_TOKEN },
     webhookRetrySeconds:
       env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS.length > 0
         ? env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS

@@ -16,6 +16,8 @@ export type EventListener = (event: RecordedEvent) => void;
  */
 export class EventHub {
   private readonly listeners = new Set<EventListener>();
+  /** Told of every event this process recorded itself, once (lib/observability counts them). */
+  private readonly recordedTaps = new Set<EventListener>();
   /** Far more than the relay's look-back window, so a re-read event is always recognised. */
   private delivered = new RecentIds(20_000);
   private maxDelivered = 0;
@@ -49,6 +51,7 @@ export class EventHub {
       tenantId: params.tenantId,
       createdAt: row.createdAt.toISOString(),
     };
+    this.tapRecorded(recorded);
     // Inside a transaction the event is not visible (and may still roll back): publishing now would
     // wake a waiter that then reads the old state. PostgreSQL delivers a NOTIFY sent in a
     // transaction only at commit, so with a relay the event is published when that arrives.
@@ -68,6 +71,29 @@ export class EventHub {
     return () => {
       this.listeners.delete(entry);
     };
+  }
+
+  /**
+   * Every event this process records from now on, once, as soon as it is stored — whether or not
+   * (and whenever) it is published: what the process itself did, never what the relay brings from
+   * others. Per-process counters (metrics) follow this, so processes' counts add up.
+   */
+  onRecorded(listener: EventListener): () => void {
+    const entry: EventListener = (event) => listener(event);
+    this.recordedTaps.add(entry);
+    return () => {
+      this.recordedTaps.delete(entry);
+    };
+  }
+
+  private tapRecorded(event: RecordedEvent): void {
+    for (const tap of this.recordedTaps) {
+      try {
+        tap(event);
+      } catch {
+        // Counting must never cost the recorder its event.
+      }
+    }
   }
 
   /**
@@ -97,6 +123,7 @@ export class EventHub {
    */
   publishRecorded(db: Queryable, recorded: readonly RecordedEvent[]): void {
     for (const event of recorded) {
+      this.tapRecorded(event);
       // As in record(): skipped only when this process's relay, on this database, was first.
       const relayedAlready = this.relay?.handle.db === db && this.delivered.has(event.id);
       if (!relayedAlready) this.publish(event);

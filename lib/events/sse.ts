@@ -73,6 +73,8 @@ export type EventStreamOptions = {
   /** The reconnection delay EventSource should use (the `retry:` field). */
   retryMs?: number;
   onError?: (error: unknown) => void;
+  /** Once, when the stream ends for whatever reason (the SSE subscriber gauge). */
+  onClose?: () => void;
 };
 
 /**
@@ -161,6 +163,7 @@ class StreamSession {
     if (this.closed) return;
     this.closed = true;
     this.unsubscribe();
+    this.options.onClose?.();
     clearInterval(this.heartbeat);
     this.pending = [];
     if (closeController) {

@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/db/client";
+import { trackSseSubscriber } from "@/lib/observability/metrics";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { parseEventFilter } from "./filter";
 import { readEventsAfter } from "./history";
@@ -31,6 +32,7 @@ export async function eventStreamResponse(params: {
     readAfter: (afterId, upTo, limit) => readEventsAfter(db, { tenantId, filter, afterId, upTo, limit }),
     follow: (listener) => feed.subscribe(listener),
     signal: req.signal,
+    onClose: trackSseSubscriber(),
     onError: (error) => console.error(`[switchboard] event stream: ${(error as Error).message}`),
   });
   return new Response(stream, { headers: SSE_HEADERS });
