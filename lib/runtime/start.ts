@@ -11,6 +11,7 @@ import { DATABASE_RETRY_BACKOFF } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
+import { startTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runtime/readiness";
@@ -41,6 +42,8 @@ const progress = processSingleton("Startup", () => ({
 export async function startRuntime(): Promise<void> {
   if (progress.running) return;
   progress.running = true;
+  // Only with an OTLP endpoint configured (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing at all.
+  startTracing();
   if (await attemptStart()) return;
   void (async () => {
     // A shutdown ends the retries: nothing should open the database it is closing.
