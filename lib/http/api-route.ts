@@ -19,7 +19,7 @@ type Handler<C> = (ctx: C) => Promise<Response | unknown>;
  */
 export function apiRoute<P = Record<string, never>>(permission: Permission, handler: Handler<ApiContext<P>>) {
   return wrap<P, ApiContext<P>>(async (base) => {
-    const actor = await authenticate(base);
+    const actor = await authenticateRequest(base);
     assertRoleCan(actor.role, permission);
     return { ...base, actor, tenant: actor.tenant };
   }, handler);
@@ -33,7 +33,7 @@ export function ownerRoute<P = Record<string, never>>(
   handler: Handler<ApiContext<P> & { authority: Authority }>,
 ) {
   return wrap<P, ApiContext<P> & { authority: Authority }>(async (base) => {
-    const actor = await authenticate(base);
+    const actor = await authenticateRequest(base);
     const authority = authorityOf(actor);
     assertInstanceOwner(authority);
     return { ...base, actor, tenant: actor.tenant, authority };
@@ -68,7 +68,8 @@ function wrap<P, C>(prepare: (base: PublicContext<P>) => Promise<C>, handler: Ha
   }
 }
 
-function authenticate(base: PublicContext<unknown>): Promise<Actor> {
+/** The caller (API key or session), in the trace's authenticate span. */
+export function authenticateRequest(base: PublicContext<unknown>): Promise<Actor> {
   return withSpan("switchboard.authenticate", {}, async (span) => {
     const actor = await resolveActor(base.db, base.req.headers);
     span?.setAttribute("switchboard.workspace.id", actor.tenant.id);

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { tools } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { updateTool } from "@/lib/catalog/governed-tools";
@@ -13,6 +14,7 @@ import { eventually } from "../../fixtures/eventually";
 import { type GatewayListener, listenGateway } from "../../fixtures/gateway-listener";
 import { startTracedHttpServer, type TracedHttpServer } from "../../fixtures/mcp-servers/traced-http-server";
 import { type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "../../fixtures/otlp-receiver";
+import { bearer, sendTo } from "../../fixtures/route-request";
 
 /*
  * Traces end to end, in-process: a real SDK-free HTTP client sends a gateway tools/call (with a W3C
@@ -190,6 +192,42 @@ describe.each(drivers)("traces (%s, a streamable-HTTP downstream server)", (driv
     expect(request?.name).toBe("switchboard.gateway.request");
     const [seen] = downstream.toolCalls.slice(before);
     expect(seen?.traceparent?.split("-")[1]).toBe(metaTrace);
+  });
+
+  it("traces a REST call the same way, from the route to the downstream server", async () => {
+    configureTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: "50" });
+    startTracing();
+    const restTrace = randomBytes(16).toString("hex");
+    const before = downstream.toolCalls.length;
+
+    const answer = await sendTo(postCallRoute, "/api/v1/calls", {
+      method: "POST",
+      headers: { ...bearer(agentKey), traceparent: `00-${restTrace}-${PARENT_ID}-01` },
+      body: { tool: gatewayName, arguments: { text: CANARY } },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body.call.status).toBe("succeeded");
+
+    const spans = await eventually(async () => {
+      const inTrace = receiver.spans.filter((span) => span.traceId === restTrace);
+      return inTrace.some((span) => span.name === "switchboard.rest.request") &&
+        inTrace.some((span) => span.name === "switchboard.downstream_request")
+        ? inTrace
+        : undefined;
+    }, "the REST call's spans");
+    const request = withParent(spans, "switchboard.rest.request");
+    expect(request.parentSpanId).toBe(PARENT_ID);
+    expect(request.attributes).toMatchObject({
+      "url.path": "/api/v1/calls",
+      "http.response.status_code": 200,
+    });
+    expect(withParent(spans, "switchboard.authenticate").parentSpanId).toBe(request.spanId);
+    expect(withParent(spans, "switchboard.policy_decision").parentSpanId).toBe(request.spanId);
+    const [seen] = downstream.toolCalls.slice(before);
+    expect(seen?.traceparent).toBe(
+      `00-${restTrace}-${withParent(spans, "switchboard.downstream_request").spanId}-01`,
+    );
+    for (const body of receiver.bodies) expect(body).not.toContain(CANARY);
   });
 
   it("with no endpoint configured, traces nothing and sends no traceparent downstream", async () => {
