@@ -57,6 +57,7 @@ describe.each(drivers)("traces (%s, a streamable-HTTP downstream server)", (driv
   let listener: GatewayListener;
   let agentKey: string;
   let gatewayName: string;
+  let echoId: string;
 
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
@@ -82,6 +83,7 @@ describe.each(drivers)("traces (%s, a streamable-HTTP downstream server)", (driv
     // Read: runs at once, no approval.
     await updateTool(handle.db, { tenantId, id: echo.id, input: { effect: "read" } });
     gatewayName = echo.gatewayName;
+    echoId = echo.id;
     agentKey = (
       await createTestAgent(handle.db, { tenantId, name: "traced-agent", patterns: [`${SERVER}__*`] })
     ).key;
@@ -228,6 +230,44 @@ describe.each(drivers)("traces (%s, a streamable-HTTP downstream server)", (driv
       `00-${restTrace}-${withParent(spans, "switchboard.downstream_request").spanId}-01`,
     );
     for (const body of receiver.bodies) expect(body).not.toContain(CANARY);
+  });
+
+  it("shows the wait for an approval as its own span, with the call it waited for", async () => {
+    configureTracing({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint, OTEL_BSP_SCHEDULE_DELAY: "50" });
+    startTracing();
+    const tenantId = handle.defaultTenant.id;
+    // Destructive: held for approval by the default policy; nobody decides within the wait.
+    await updateTool(handle.db, { tenantId, id: echoId, input: { effect: "destructive" } });
+    try {
+      const waitTrace = randomBytes(16).toString("hex");
+      const answer = await sendTo(postCallRoute, "/api/v1/calls", {
+        method: "POST",
+        headers: { ...bearer(agentKey), traceparent: `00-${waitTrace}-${PARENT_ID}-01` },
+        body: { tool: gatewayName, arguments: { text: CANARY }, waitSeconds: 0.2 },
+      });
+      expect(answer.status).toBe(202);
+      const wait = await eventually(
+        async () =>
+          receiver.spans.find(
+            (span) => span.traceId === waitTrace && span.name === "switchboard.approval_wait",
+          ),
+        "the approval wait span",
+      );
+      expect(wait.attributes).toMatchObject({
+        "switchboard.call.id": answer.body.call.id,
+        "switchboard.call.status": "pending_approval",
+        "switchboard.call.outcome": "pending_approval",
+      });
+      const decision = receiver.spans.find(
+        (span) => span.traceId === waitTrace && span.name === "switchboard.policy_decision",
+      );
+      expect(decision?.attributes["switchboard.decision"]).toBe("needs_approval");
+      expect(
+        receiver.spans.some((s) => s.traceId === waitTrace && s.name === "switchboard.downstream_request"),
+      ).toBe(false);
+    } finally {
+      await updateTool(handle.db, { tenantId, id: echoId, input: { effect: "read" } });
+    }
   });
 
   it("with no endpoint configured, traces nothing and sends no traceparent downstream", async () => {
