@@ -35,8 +35,14 @@ const serveWebRequest = getRequestListener(serveGatewayRequest, { overrideGlobal
 export function serveGatewayNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // One trace per request, continuing the client's traceparent (lib/observability/traces).
   const attributes = { "http.request.method": req.method ?? "", "url.path": pathOf(req.url) };
-  return traceRequest("switchboard.gateway.request", traceCarrierOf(req.headers), attributes, () =>
-    serveNodeRequest(req, res),
+  return traceRequest(
+    "switchboard.gateway.request",
+    traceCarrierOf(req.headers),
+    attributes,
+    async (span) => {
+      await serveNodeRequest(req, res);
+      span?.setAttribute("http.response.status_code", res.statusCode);
+    },
   );
 }
 

@@ -151,6 +151,7 @@ describe.each(drivers)("traces (%s, a streamable-HTTP downstream server)", (driv
     const request = withParent(spans, "switchboard.gateway.request");
     expect(request.parentSpanId).toBe(PARENT_ID);
     expect(request.serviceName).toBe("switchboard");
+    expect(request.attributes).toMatchObject({ "url.path": "/mcp", "http.response.status_code": 200 });
     expect(withParent(spans, "switchboard.authenticate").parentSpanId).toBe(request.spanId);
     const toolCall = withParent(spans, "switchboard.tools_call");
     expect(toolCall.parentSpanId).toBe(request.spanId);
