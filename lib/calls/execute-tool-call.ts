@@ -3,6 +3,7 @@ import { findMatchingAllowRule } from "@/lib/approvals/allow-rule-match";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { withSpan } from "@/lib/observability/traces";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { assertAcceptingCalls, shutdownGate } from "@/lib/runtime/shutdown-state";
@@ -84,15 +85,25 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   const repeated = await findRepeatedCall(db, { ...callKey, arguments: scrubbed });
   if (repeated) return followCall(db, params, repeated, { waitMs: request.waitMs, isOwnRequest: false });
 
-  const gated = await decideCall(db, { ...scope, gatewayName: request.tool });
-  const { policy, target } = gated;
-  const allowedByRule = await findAllowRule(db, {
-    ...scope,
-    gatewayName: request.tool,
-    decision: gated.decision,
-    scrubbed,
-  });
-  const decision: Decision = allowedByRule ? { kind: "allow" } : gated.decision;
+  const { decision, policy, target, allowedByRule } = await withSpan(
+    "switchboard.policy_decision",
+    { "switchboard.tool": request.tool },
+    async (span) => {
+      const gated = await decideCall(db, { ...scope, gatewayName: request.tool });
+      const rule = await findAllowRule(db, {
+        ...scope,
+        gatewayName: request.tool,
+        decision: gated.decision,
+        scrubbed,
+      });
+      const decided: Decision = rule ? { kind: "allow" } : gated.decision;
+      span?.setAttributes({
+        "switchboard.decision": decided.kind,
+        "switchboard.allowed_by_rule": rule !== undefined,
+      });
+      return { ...gated, decision: decided, allowedByRule: rule };
+    },
+  );
   const callId = crypto.randomUUID();
   const newCall: NewCall = {
     ...callKey,
@@ -110,9 +121,14 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   // fast start below writes no rule.
   if (decision.kind === "allow" && target && request.idempotencyKey === undefined && !allowedByRule) {
     // The common case, allowed at once: on record as running (call-journal), run here, no claim.
-    return runAllowedCall(db, params, await recordRunningCall(db, newCall), target);
+    const running = await withSpan("switchboard.record", { "switchboard.call.id": callId }, () =>
+      recordRunningCall(db, newCall),
+    );
+    return runAllowedCall(db, params, running, target);
   }
-  const { view, created } = await recordCall(db, newCall);
+  const { view, created } = await withSpan("switchboard.record", { "switchboard.call.id": callId }, () =>
+    recordCall(db, newCall),
+  );
   return followCall(db, params, view, {
     waitMs: request.waitMs,
     isOwnRequest: created,
@@ -222,7 +238,20 @@ export async function followCall(
       // Ran here to the end: its final state is known, nothing to wait for or read back.
       if (ran && isFinished(ran.call.status)) return toCallDto(ran);
     }
-    let latest = await awaitCall(db, { tenantId, callId, timeoutMs: options.waitMs, signal: params.signal });
+    let latest = await withSpan(
+      "switchboard.approval_wait",
+      { "switchboard.call.id": callId, "switchboard.call.status": view.call.status },
+      async (span) => {
+        const awaited = await awaitCall(db, {
+          tenantId,
+          callId,
+          timeoutMs: options.waitMs,
+          signal: params.signal,
+        });
+        span?.setAttribute("switchboard.call.outcome", awaited.call.status);
+        return awaited;
+      },
+    );
     if (params.signal?.aborted && options.isOwnRequest && latest.call.status === "pending_approval") {
       await withdrawPendingCall(db, { tenantId, callId });
       latest = (await loadCallView(db, { tenantId, callId })) ?? latest;

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
+import { withSpan } from "@/lib/observability/traces";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { shutdownGate } from "@/lib/runtime/shutdown-state";
 import { joinCallerSignal } from "@/lib/upstream/caller-relay";
@@ -114,7 +115,15 @@ export async function runClaimedCall(
         message: INTERRUPTED_MESSAGE,
         durationMs: outcome.durationMs,
       };
-    return finishCall(db, call, params.view, outcome, params.onOutcome);
+    const recordOutcome = () => finishCall(db, call, params.view, outcome, params.onOutcome);
+    return withSpan(
+      "switchboard.record",
+      {
+        "switchboard.call.id": call.id,
+        "switchboard.call.outcome": outcome.kind === "result" ? "result" : outcome.code,
+      },
+      recordOutcome,
+    );
   }, "run");
 }
 
@@ -155,7 +164,14 @@ async function invokeTool(
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const result = await askServer(runtime.pool, call, args, { ...options, timeoutMs: target.callTimeoutMs });
+    const attributes = {
+      "switchboard.call.id": call.id,
+      "switchboard.server.id": call.serverId ?? "",
+      "switchboard.tool": call.gatewayName,
+    };
+    const result = await withSpan("switchboard.downstream_request", attributes, () =>
+      askServer(runtime.pool, call, args, { ...options, timeoutMs: target.callTimeoutMs }),
+    );
     return { kind: "result", result, durationMs: elapsed() };
   } catch (error) {
     if (options.signal?.aborted) {

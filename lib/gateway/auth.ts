@@ -3,6 +3,7 @@ import { requesterFromActor } from "@/lib/calls/requester";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { resolveLoopbackPrincipal } from "@/lib/gateway/settings/loopback-principal";
+import { withSpan } from "@/lib/observability/traces";
 
 /**
  * Who is calling the gateway: an API key with the `gateway` scope that belongs to a principal.
@@ -62,7 +63,18 @@ export function challengeText(message: string): string {
     .replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, "");
 }
 
-export async function authenticateGateway(db: Database, headers: Headers): Promise<GatewayPrincipal> {
+export function authenticateGateway(db: Database, headers: Headers): Promise<GatewayPrincipal> {
+  return withSpan("switchboard.authenticate", {}, async (span) => {
+    const principal = await findGatewayPrincipal(db, headers);
+    span?.setAttributes({
+      "switchboard.workspace.id": principal.tenantId,
+      "switchboard.principal.id": principal.principalId,
+    });
+    return principal;
+  });
+}
+
+async function findGatewayPrincipal(db: Database, headers: Headers): Promise<GatewayPrincipal> {
   if (!headers.has("authorization") && !headers.has("x-api-key")) {
     const mapped = await resolveLoopbackPrincipal(db, headers);
     if (mapped) return mapped;

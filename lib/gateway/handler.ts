@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
+import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { getDatabase } from "@/lib/runtime/process-db";
 import {
   isShuttingDown,
@@ -38,7 +39,14 @@ export type GatewayOptions = { scope: GatewayScope };
 /** Tool arguments can be large (documents, diffs); the SDK's own default bound. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-export async function handleGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
+export function handleGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
+  const attributes = { "http.request.method": req.method, "url.path": new URL(req.url).pathname };
+  return traceRequest("switchboard.gateway.request", traceCarrierOf(req.headers), attributes, () =>
+    answerGatewayRequest(req, options),
+  );
+}
+
+async function answerGatewayRequest(req: Request, options: GatewayOptions): Promise<Response> {
   if (!readEnv().mcpEnabled) {
     return jsonRpcError(404, -32000, "The MCP gateway is turned off here (SWITCHBOARD_MCP_ENABLED=false).");
   }

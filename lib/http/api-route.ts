@@ -3,6 +3,7 @@ import { type Authority, assertInstanceOwner } from "@/lib/auth/instance-owners"
 import { assertRoleCan, type Permission } from "@/lib/auth/permissions";
 import type { Database, DatabaseDriver } from "@/lib/db/client";
 import { toAppError, toErrorBody } from "@/lib/errors";
+import { traceCarrierOf, traceRequest, withSpan } from "@/lib/observability/traces";
 import { getDatabase } from "@/lib/runtime/process-db";
 
 export type PublicContext<P> = { req: Request; params: P; db: Database; driver: DatabaseDriver };
@@ -18,7 +19,7 @@ type Handler<C> = (ctx: C) => Promise<Response | unknown>;
  */
 export function apiRoute<P = Record<string, never>>(permission: Permission, handler: Handler<ApiContext<P>>) {
   return wrap<P, ApiContext<P>>(async (base) => {
-    const actor = await resolveActor(base.db, base.req.headers);
+    const actor = await authenticateRequest(base);
     assertRoleCan(actor.role, permission);
     return { ...base, actor, tenant: actor.tenant };
   }, handler);
@@ -32,7 +33,7 @@ export function ownerRoute<P = Record<string, never>>(
   handler: Handler<ApiContext<P> & { authority: Authority }>,
 ) {
   return wrap<P, ApiContext<P> & { authority: Authority }>(async (base) => {
-    const actor = await resolveActor(base.db, base.req.headers);
+    const actor = await authenticateRequest(base);
     const authority = authorityOf(actor);
     assertInstanceOwner(authority);
     return { ...base, actor, tenant: actor.tenant, authority };
@@ -45,7 +46,17 @@ export function publicRoute<P = Record<string, never>>(handler: Handler<PublicCo
 }
 
 function wrap<P, C>(prepare: (base: PublicContext<P>) => Promise<C>, handler: Handler<C>) {
-  return async (req: Request, args: RouteArgs<P>): Promise<Response> => {
+  return (req: Request, args: RouteArgs<P>): Promise<Response> => {
+    // One trace per REST call, continuing the caller's traceparent (lib/observability/traces).
+    const attributes = { "http.request.method": req.method, "url.path": new URL(req.url).pathname };
+    return traceRequest("switchboard.rest.request", traceCarrierOf(req.headers), attributes, async (span) => {
+      const response = await answer(req, args);
+      span?.setAttribute("http.response.status_code", response.status);
+      return response;
+    });
+  };
+
+  async function answer(req: Request, args: RouteArgs<P>): Promise<Response> {
     try {
       const { db, driver } = await getDatabase();
       const ctx = await prepare({ req, params: await args.params, db, driver });
@@ -54,7 +65,16 @@ function wrap<P, C>(prepare: (base: PublicContext<P>) => Promise<C>, handler: Ha
     } catch (error) {
       return errorResponse(error);
     }
-  };
+  }
+}
+
+/** The caller (API key or session), in the trace's authenticate span. */
+export function authenticateRequest(base: PublicContext<unknown>): Promise<Actor> {
+  return withSpan("switchboard.authenticate", {}, async (span) => {
+    const actor = await resolveActor(base.db, base.req.headers);
+    span?.setAttribute("switchboard.workspace.id", actor.tenant.id);
+    return actor;
+  });
 }
 
 export function errorResponse(error: unknown): Response {

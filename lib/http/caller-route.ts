@@ -1,5 +1,4 @@
-import { resolveActor } from "@/lib/auth/actor";
-import { type ApiContext, publicRoute } from "./api-route";
+import { type ApiContext, authenticateRequest, publicRoute } from "./api-route";
 
 /**
  * For the routes an agent uses as well as an operator (calling a tool, reading that call):
@@ -10,7 +9,7 @@ export function callerRoute<P = Record<string, never>>(
   handler: (ctx: ApiContext<P>) => Promise<Response | unknown>,
 ) {
   return publicRoute<P>(async (base) => {
-    const actor = await resolveActor(base.db, base.req.headers);
+    const actor = await authenticateRequest(base);
     return handler({ ...base, actor, tenant: actor.tenant });
   });
 }

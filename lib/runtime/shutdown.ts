@@ -4,6 +4,7 @@ import type postgres from "postgres";
 import { callsOnRecord } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { readEnv } from "@/lib/env";
+import { stopTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { killAllGroupsNow } from "@/lib/upstream/transport/process-group";
 import { stopWebhookWorker } from "@/lib/webhooks/delivery-worker";
@@ -73,6 +74,8 @@ async function shutDown(signal: ShutdownSignal): Promise<void> {
   await step("the connection pool", async () => (await getServerRuntime())?.stop());
   await step("webhook deliveries", stopWebhookWorker);
   await step("the database", () => closeDatabase(endCallsLeftRunning));
+  // Last: the spans of everything above are exported (bounded by OTEL_BSP_EXPORT_TIMEOUT).
+  await step("trace export", stopTracing);
   clearTimeout(limit);
   console.log("[switchboard] shut down");
   process.exit(0);

@@ -12,6 +12,7 @@ import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
 import { startProcessMetrics } from "@/lib/observability/metrics-endpoint";
+import { startTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runtime/readiness";
@@ -44,6 +45,8 @@ export async function startRuntime(): Promise<void> {
   progress.running = true;
   // Before the first event: the metrics count from the process's start.
   startProcessMetrics();
+  // Only with an OTLP endpoint configured (OTEL_EXPORTER_OTLP_ENDPOINT); otherwise nothing at all.
+  startTracing();
   if (await attemptStart()) return;
   void (async () => {
     // A shutdown ends the retries: nothing should open the database it is closing.

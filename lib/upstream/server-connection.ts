@@ -9,6 +9,7 @@ import {
   type ProgressToken,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
+import { traceMeta } from "@/lib/observability/traces";
 import { boundRequests } from "./bounded-requests";
 import { CallClock } from "./call-clock";
 import { callerOf, InFlightCalls, type OperatorTarget, type RelayedRequest } from "./caller-relay";
@@ -195,14 +196,10 @@ export class ServerConnection {
     const progressToken = options.onProgress ? `switchboard-${++this.progressTokens}` : undefined;
     if (progressToken && options.onProgress) this.progressListeners.set(progressToken, options.onProgress);
     try {
-      const result = await client.callTool(
-        { name, arguments: args, ...(progressToken ? { _meta: { progressToken } } : {}) },
-        undefined,
-        {
-          signal: options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal,
-          timeout: NO_SDK_TIMEOUT_MS,
-        },
-      );
+      const result = await client.callTool({ name, arguments: args, ...metaOf(progressToken) }, undefined, {
+        signal: options.signal ? AbortSignal.any([options.signal, clock.signal]) : clock.signal,
+        timeout: NO_SDK_TIMEOUT_MS,
+      });
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
@@ -630,4 +627,10 @@ async function terminateHttpSession(opened: OpenedTransport & { kind: "http" }):
  */
 function isCallerGone(error: unknown): boolean {
   return !(error instanceof McpError) || error.code === ErrorCode.ConnectionClosed;
+}
+
+/** The request's `_meta`: the progress token, and the trace (MCP convention, for stdio servers too). */
+function metaOf(progressToken: string | number | undefined): { _meta?: Record<string, unknown> } {
+  const meta = { ...(progressToken === undefined ? {} : { progressToken }), ...traceMeta() };
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }

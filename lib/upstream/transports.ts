@@ -2,6 +2,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { injectTraceHeaders, isTracing } from "@/lib/observability/traces";
 import { type ConnectionConfig, displayUrl, type ResolvedConnection } from "./connection-config";
 import { createPinnedFetch, type ResolveHost } from "./transport/pinned-fetch";
 import { ProcessGroupStdioTransport } from "./transport/stdio";
@@ -87,11 +88,18 @@ export function createTransport(
   return { kind: "http", transport, trace };
 }
 
+/** The request with the active span's traceparent: the downstream server continues the trace. */
+function withTraceHeaders(init: RequestInit | undefined): RequestInit {
+  const headers = new Headers(init?.headers);
+  injectTraceHeaders(headers);
+  return { ...init, headers };
+}
+
 /** fetch that records failed answers and turns network errors into sentences. */
 function tracingFetch(trace: HttpTrace, fetch: FetchLike): FetchLike {
   return async (url, init) => {
     try {
-      const response = await fetch(url, init);
+      const response = await fetch(url, isTracing() ? withTraceHeaders(init) : init);
       if (!response.ok) {
         trace.lastFailure = {
           method: init?.method ?? "GET",

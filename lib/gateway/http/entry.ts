@@ -5,6 +5,7 @@ import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 import { checkRequest } from "@/lib/http/request-guard";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { answerDirectly } from "./direct";
 
 /**
@@ -31,7 +32,21 @@ const serveWebRequest = getRequestListener(serveGatewayRequest, { overrideGlobal
  * The same front door on Node's own request and response: a plain tools/call is answered directly
  * (gateway-direct, the hot path); everything else goes to serveGatewayRequest.
  */
-export async function serveGatewayNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function serveGatewayNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  // One trace per request, continuing the client's traceparent (lib/observability/traces).
+  const attributes = { "http.request.method": req.method ?? "", "url.path": pathOf(req.url) };
+  return traceRequest(
+    "switchboard.gateway.request",
+    traceCarrierOf(req.headers),
+    attributes,
+    async (span) => {
+      await serveNodeRequest(req, res);
+      span?.setAttribute("http.response.status_code", res.statusCode);
+    },
+  );
+}
+
+async function serveNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   // Who the client is comes from server.mjs (lib/http/request-client), which saw the socket.
   // The headers every response carries, as next.config.ts gives them to the rest of the server.
   for (const { key, value } of securityHeaders) res.setHeader(key, value);
@@ -45,6 +60,9 @@ export async function serveGatewayNodeRequest(req: IncomingMessage, res: ServerR
   }
   await serveWebRequest(req, res);
 }
+
+/** The path without the query (a query is the client's, and may carry anything). */
+const pathOf = (url = "/") => url.split("?", 1)[0] ?? "/";
 
 /** A header added on the way in, seen both by gateway-direct (headers) and the web Request (rawHeaders). */
 export function addRequestHeader(req: IncomingMessage, name: string, value: string): void {

@@ -6,8 +6,10 @@ import {
   type Progress,
   SetLevelRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { SpanKind } from "@opentelemetry/api";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
+import { withSpan } from "@/lib/observability/traces";
 import { attachCaller, type CallerChannel } from "@/lib/upstream/caller-relay";
 import { callThroughGateway, IDEMPOTENCY_META_KEY } from "./call";
 import { gatewayCaller } from "./caller";
@@ -105,18 +107,45 @@ function registerToolHandlers(server: Server, db: Database, context: GatewayCont
  * directly by gateway-direct): a meta tool, or the governed path with the caller attached so the
  * downstream server's requests and log messages can reach it.
  */
-export async function answerToolCall(
+export function answerToolCall(
   db: Database,
   context: Pick<GatewayContext, "principal" | "scope">,
-  call: {
-    name: string;
-    arguments: Record<string, unknown> | undefined;
-    /** the request's `_meta`: where a client's idempotency key is (IDEMPOTENCY_META_KEY) */
-    meta: Record<string, unknown> | undefined;
-    signal: AbortSignal;
-    sendProgress: ProgressSend | undefined;
-    caller: CallerChannel;
-  },
+  call: ToolCallRequest,
+): Promise<CallToolResult> {
+  // The client's `_meta.traceparent` (the MCP convention) names the trace; else the request's.
+  const parent = {
+    traceparent: metaString(call.meta, "traceparent"),
+    tracestate: metaString(call.meta, "tracestate"),
+  };
+  return withSpan(
+    "switchboard.tools_call",
+    { "mcp.method.name": "tools/call", "switchboard.tool": call.name },
+    async (span) => {
+      const result = await answerGovernedToolCall(db, context, call);
+      span?.setAttribute("switchboard.call.is_error", result.isError === true);
+      return result;
+    },
+    { parent, kind: SpanKind.SERVER },
+  );
+}
+
+const metaString = (meta: Record<string, unknown> | undefined, key: string) =>
+  typeof meta?.[key] === "string" ? meta[key] : undefined;
+
+type ToolCallRequest = {
+  name: string;
+  arguments: Record<string, unknown> | undefined;
+  /** the request's `_meta`: where a client's idempotency key is (IDEMPOTENCY_META_KEY) */
+  meta: Record<string, unknown> | undefined;
+  signal: AbortSignal;
+  sendProgress: ProgressSend | undefined;
+  caller: CallerChannel;
+};
+
+async function answerGovernedToolCall(
+  db: Database,
+  context: Pick<GatewayContext, "principal" | "scope">,
+  call: ToolCallRequest,
 ): Promise<CallToolResult> {
   const { principal, scope } = context;
   const { name, signal, sendProgress } = call;
