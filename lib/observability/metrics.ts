@@ -2,6 +2,7 @@ import "server-only";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { processSingleton } from "@/lib/process-singleton";
 import { LabelCap } from "./label-cap";
+import { droppedSpans } from "./traces";
 
 /**
  * The process's Prometheus metrics (docs/observability-metrics.md): one registry of our own (not
@@ -102,6 +103,16 @@ export function createMetrics() {
       help: "Events this process recorded, by type (rate() gives events/s).",
       labelNames: ["type"] as const,
       ...on,
+    }),
+    // Read at scrape time from the tracer: an unreachable collector shows here, never in call latency.
+    spansDropped: new Counter({
+      name: "switchboard_otel_spans_dropped_total",
+      help: "Trace spans dropped (export queue full, or the OTLP collector failed or timed out).",
+      ...on,
+      collect() {
+        this.reset();
+        this.inc(droppedSpans());
+      },
     }),
   };
 }
