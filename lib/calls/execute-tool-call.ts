@@ -3,11 +3,13 @@ import { findMatchingAllowRule } from "@/lib/approvals/allow-rule-match";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { checkCallLimits, refusedOverLimit } from "@/lib/limits/call-limits";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { assertAcceptingCalls, shutdownGate } from "@/lib/runtime/shutdown-state";
 import type { CallToolOptions } from "@/lib/upstream/pool";
 import { parseOrThrow } from "@/lib/validation";
+
 import { awaitCall } from "./await-call";
 import {
   authorizeRequester,
@@ -92,7 +94,12 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
     decision: gated.decision,
     scrubbed,
   });
-  const decision: Decision = allowedByRule ? { kind: "allow" } : gated.decision;
+  const decided: Decision = allowedByRule ? { kind: "allow" } : gated.decision;
+  // Before the approval queue and the downstream server see it: a call over a limit is refused at once.
+  const overLimit = await checkCallLimits(db, { ...scope, target, decision: decided });
+  const decision: Decision = overLimit
+    ? { kind: "deny", reason: overLimit.reason, code: "rate_limited" }
+    : decided;
   const callId = crypto.randomUUID();
   const newCall: NewCall = {
     ...callKey,
@@ -113,6 +120,7 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
     return runAllowedCall(db, params, await recordRunningCall(db, newCall), target);
   }
   const { view, created } = await recordCall(db, newCall);
+  if (overLimit && created) throw refusedOverLimit(overLimit, view.call.id);
   return followCall(db, params, view, {
     waitMs: request.waitMs,
     isOwnRequest: created,

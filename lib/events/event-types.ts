@@ -137,7 +137,16 @@ export const eventSchema = z.discriminatedUnion("type", [
    */
   z.object({
     type: z.literal("policy.changed"),
-    subject: z.enum(["grants", "principal", "api_key", "tool", "approval_policy", "secret", "gateway"]),
+    subject: z.enum([
+      "grants",
+      "principal",
+      "api_key",
+      "tool",
+      "approval_policy",
+      "secret",
+      "gateway",
+      "limits",
+    ]),
     subjectId: z.string().nullable(),
     ...byRef,
   }),
