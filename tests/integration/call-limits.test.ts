@@ -1,4 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { POST as postCall } from "@/app/api/v1/calls/route";
@@ -12,6 +15,7 @@ import { putLimitsPolicy } from "@/lib/limits/limits-policy";
 import { type CallsWorld, openCallsWorld } from "../fixtures/calls-world";
 import { createTestAgent, createTestApiKey, drivers } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
+import { listenGateway } from "../fixtures/gateway-listener";
 import { bearer, sendTo } from "../fixtures/route-request";
 
 /*
@@ -121,6 +125,35 @@ describe.each(drivers)("call limits (%s)", (driver: DatabaseDriver) => {
       code: "rate_limited",
       retryAfterSeconds: Number(refused.headers.get("retry-after")),
     });
+  });
+
+  it("the gateway answers a JSON-RPC error with data.retryAfter, and the call is recorded rate_limited", async () => {
+    const agent = await newAgent("gateway-limited");
+    await setLimits({ principals: { "gateway-limited": { callsPerMinute: 1 } } });
+    const listener = await listenGateway();
+    const client = new Client({ name: "limits-test", version: "1.0.0" });
+    try {
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL("/mcp", listener.base), {
+          requestInit: { headers: { Authorization: `Bearer ${agent.key}` } },
+        }),
+      );
+      const ok = await client.callTool({ name: "local-tools__echo", arguments: { text: "first" } });
+      expect(ok.isError).toBeFalsy();
+      const refusal = await client
+        .callTool({ name: "local-tools__echo", arguments: { text: "second" } })
+        .catch((e: unknown) => e);
+      expect(refusal).toBeInstanceOf(McpError);
+      expect(refusal).toMatchObject({ code: -32029, message: expect.stringContaining("calls per minute") });
+      const retryAfter = (refusal as McpError).data as { retryAfter: number };
+      expect(retryAfter.retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter.retryAfter).toBeLessThanOrEqual(60);
+      const refusedId = refusedCallId((refusal as Error).message);
+      expect(await listed("rate_limited")).toContain(refusedId);
+    } finally {
+      await client.close();
+      await listener.close();
+    }
   });
 
   it("a principal at its calls in flight is refused while a slow call runs, and runs again after", async () => {
