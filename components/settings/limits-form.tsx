@@ -93,14 +93,13 @@ export function LimitsForm(props: {
   };
 
   const cell = (key: string, value: string, onChange: (v: string) => void, label: string, hint: string) => (
-    <td key={key} className="px-2 py-2 align-top">
+    <td key={key} className="w-36 px-2 py-2 align-top">
       <TextInput
         aria-label={label}
         placeholder={hint}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         invalid={!!errors[key]}
-        className="w-32"
       />
       {errors[key] ? <p className="mt-1 max-w-48 text-xs text-red-700">{errors[key].join(" ")}</p> : null}
     </td>
