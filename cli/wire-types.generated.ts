@@ -757,6 +757,32 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/policy/limits": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Calls per minute, in flight and waiting for approval, per principal and per server
+     * @description **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["getLimitsPolicy"];
+    /**
+     * Replace the limits
+     * @description PUT semantics: fields left out take their defaults. A value outside its range is a 400 that names the range.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    put: operations["putLimitsPolicy"];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/policy/egress": {
     parameters: {
       query?: never;
@@ -1575,6 +1601,40 @@ export interface components {
           /** @constant */
           transport: "sse";
         };
+    /** @description Calls per minute (a token bucket), calls in flight and calls waiting for approval, per principal and per server. `principal` and `server` apply to each one; `principals` and `servers` override them by name (a field left out inherits, null is unlimited). Ranges: callsPerMinute 1–100000, concurrentCalls 1–1000, pendingApprovals 1–10000. */
+    LimitsPolicy: {
+      /** @default {} */
+      principal?: {
+        /** @default null */
+        callsPerMinute?: number | null;
+        /** @default null */
+        concurrentCalls?: number | null;
+        /** @default null */
+        pendingApprovals?: number | null;
+      };
+      /** @default {} */
+      server?: {
+        /** @default null */
+        callsPerMinute?: number | null;
+        /** @default null */
+        concurrentCalls?: number | null;
+      };
+      /** @default {} */
+      principals?: {
+        [key: string]: {
+          callsPerMinute?: number | null;
+          concurrentCalls?: number | null;
+          pendingApprovals?: number | null;
+        };
+      };
+      /** @default {} */
+      servers?: {
+        [key: string]: {
+          callsPerMinute?: number | null;
+          concurrentCalls?: number | null;
+        };
+      };
+    };
     /** @description Which commands a stdio server may launch and which hosts an HTTP server may be reached at. */
     EgressPolicy: {
       /** @default {} */
@@ -2165,7 +2225,8 @@ export interface components {
         | "succeeded"
         | "failed"
         | "cancelled"
-        | "tool_error";
+        | "tool_error"
+        | "rate_limited";
       requester: components["schemas"]["Party"];
       idempotencyKey: string | null;
       /** @description The tool reported an error; null until finished. */
@@ -2262,7 +2323,8 @@ export interface components {
         | "succeeded"
         | "failed"
         | "cancelled"
-        | "tool_error";
+        | "tool_error"
+        | "rate_limited";
       requester: components["schemas"]["Party"];
       idempotencyKey: string | null;
       /** @description The tool reported an error; null until finished. */
@@ -2331,7 +2393,8 @@ export interface components {
           | "succeeded"
           | "failed"
           | "cancelled"
-          | "tool_error";
+          | "tool_error"
+          | "rate_limited";
         requester: components["schemas"]["Party"];
         idempotencyKey: string | null;
         /** @description The tool reported an error; null until finished. */
@@ -2671,7 +2734,15 @@ export interface components {
           /** @constant */
           type: "policy.changed";
           /** @enum {string} */
-          subject: "grants" | "principal" | "api_key" | "tool" | "approval_policy" | "secret" | "gateway";
+          subject:
+            | "grants"
+            | "principal"
+            | "api_key"
+            | "tool"
+            | "approval_policy"
+            | "secret"
+            | "gateway"
+            | "limits";
           subjectId: string | null;
           by?: {
             /** @enum {string} */
@@ -2815,6 +2886,7 @@ export interface components {
           };
           decidedBy: string | null;
           reason: string;
+          code?: string;
         }
       | {
           /** @constant */
@@ -3017,6 +3089,38 @@ export interface components {
       };
       /** @description Switchboard's version. */
       version: string;
+    };
+    /** @description Calls per minute (a token bucket), calls in flight and calls waiting for approval, per principal and per server. `principal` and `server` apply to each one; `principals` and `servers` override them by name (a field left out inherits, null is unlimited). Ranges: callsPerMinute 1–100000, concurrentCalls 1–1000, pendingApprovals 1–10000. */
+    LimitsPolicyOutput: {
+      principal: {
+        /** @default null */
+        callsPerMinute: number | null;
+        /** @default null */
+        concurrentCalls: number | null;
+        /** @default null */
+        pendingApprovals: number | null;
+      };
+      server: {
+        /** @default null */
+        callsPerMinute: number | null;
+        /** @default null */
+        concurrentCalls: number | null;
+      };
+      /** @default {} */
+      principals: {
+        [key: string]: {
+          callsPerMinute?: number | null;
+          concurrentCalls?: number | null;
+          pendingApprovals?: number | null;
+        };
+      };
+      /** @default {} */
+      servers: {
+        [key: string]: {
+          callsPerMinute?: number | null;
+          concurrentCalls?: number | null;
+        };
+      };
     };
     /** @description Which commands a stdio server may launch and which hosts an HTTP server may be reached at. */
     EgressPolicyOutput: {
@@ -4815,6 +4919,15 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
+      /** @description Over a limit (`rate_limited`, Settings → Limits): refused at once and recorded with outcome `rate_limited`; `Retry-After` and `retryAfterSeconds` say when to try again. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
     };
   };
   getCall: {
@@ -6284,6 +6397,121 @@ export interface operations {
         content: {
           "application/json": {
             policy: components["schemas"]["ApprovalPolicy"];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getLimitsPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The limits. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            policy: components["schemas"]["LimitsPolicyOutput"];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putLimitsPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["LimitsPolicy"];
+      };
+    };
+    responses: {
+      /** @description The saved limits. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            policy: components["schemas"]["LimitsPolicyOutput"];
           };
         };
       };

@@ -4,6 +4,7 @@ import { contextOf, withJsonOption } from "../context";
 import { type Colors, note, print, printJson, renderFields } from "../output";
 import type { EffectivePolicyWire } from "../wire-types";
 import { audienceOf, disableAffectedHelp, disabledLines, formatLaunchSpec, putPolicy } from "./policy-change";
+import { registerPolicyLimits } from "./policy-limits";
 
 /**
  * Settings → Approvals and Settings → Egress from the terminal. Without options a command shows
@@ -77,6 +78,7 @@ function seconds(value: string): number {
 
 export function registerPolicy(program: Command): void {
   const policy = program.command("policy").description("the workspace's approval rules and egress policy");
+  registerPolicyLimits(policy);
 
   withJsonOption(
     policy

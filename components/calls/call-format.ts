@@ -16,6 +16,11 @@ export const callOutcomes: Record<CallOutcome, { label: string; tone: Tone; titl
   tool_error: { label: "Tool error", tone: "red", title: "The tool ran and answered with isError: true" },
   failed: { label: "Failed", tone: "red", title: "The call did not produce a result" },
   denied: { label: "Denied", tone: "red", title: "Refused by an approver or by policy; it never ran" },
+  rate_limited: {
+    label: "Rate limited",
+    tone: "amber",
+    title: "Refused at once: over a limit of calls per minute, in flight or waiting (Settings → Limits)",
+  },
   expired: { label: "Expired", tone: "slate", title: "No one decided in time; it never ran" },
   cancelled: { label: "Cancelled", tone: "slate", title: "The caller withdrew it before it ran" },
 };

@@ -64,6 +64,9 @@ export function describeOutcome(call: Call): OutcomeWording {
       };
     case "cancelled":
       return { headline: "Withdrawn by the caller before it ran", detail: null, code };
+    case "rate_limited":
+      // The message names the limit and when to try again (lib/limits/call-limits.ts).
+      return { headline: "Refused at once: over a limit", detail: message, code };
     default:
       return { headline: call.outcome, detail: message, code };
   }

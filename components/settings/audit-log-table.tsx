@@ -34,6 +34,7 @@ const actionLabels: Record<string, string> = {
   "tool.quarantine_cleared": "Reviewed a quarantined tool and cleared it",
   "policy.approvals_changed": "Changed the approval policy",
   "policy.egress_changed": "Changed the egress policy",
+  "policy.limits_changed": "Changed the call limits",
   "allow_rule.created": "Let a principal call a tool without approval for a while",
   "allow_rule.revoked": "Revoked an allow rule",
   "elicitation.answered": "Answered a server's question during a call",

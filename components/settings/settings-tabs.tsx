@@ -9,6 +9,7 @@ const tabs = [
   { href: "/settings/secrets", label: "Secrets" },
   { href: "/settings/approvals", label: "Approvals" },
   { href: "/settings/egress", label: "Egress" },
+  { href: "/settings/limits", label: "Limits" },
   { href: "/settings/webhooks", label: "Webhooks" },
   { href: "/settings/gateway", label: "Gateway" },
   { href: "/settings/audit", label: "Audit log" },

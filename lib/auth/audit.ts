@@ -31,6 +31,7 @@ export type AuditAction =
   | "tool.quarantined"
   | "tool.quarantine_cleared"
   | "policy.approvals_changed"
+  | "policy.limits_changed"
   | "allow_rule.created"
   | "allow_rule.revoked"
   | "policy.egress_changed"

@@ -14,7 +14,8 @@ import { operatorMayCall, type Requester } from "./requester";
 
 export type Decision =
   | { kind: "allow" }
-  | { kind: "deny"; reason: string }
+  /** `code` names a refusal that is not the policy's: over a limit (lib/limits), recorded as its own outcome */
+  | { kind: "deny"; reason: string; code?: "rate_limited" }
   | { kind: "needs_approval"; reason: string };
 
 export type CallTarget = {

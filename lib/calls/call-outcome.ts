@@ -8,10 +8,18 @@ import { type CallStatus, callStatuses, calls } from "@/db/schema";
  * the API's `outcome` field, `?status=`, the dashboard's badges and the CLI.
  */
 
-export const callOutcomes = [...callStatuses, "tool_error"] as const;
+export const callOutcomes = [...callStatuses, "tool_error", "rate_limited"] as const;
 export type CallOutcome = (typeof callOutcomes)[number];
 
-export function outcomeOf(status: CallStatus, isError: boolean | null): CallOutcome {
+/** A refusal over a limit (lib/limits) is stored `denied` with this error code: its own outcome. */
+export const RATE_LIMITED_CODE = "rate_limited";
+
+export function outcomeOf(
+  status: CallStatus,
+  isError: boolean | null,
+  errorCode?: string | null,
+): CallOutcome {
+  if (status === "denied" && errorCode === RATE_LIMITED_CODE) return "rate_limited";
   return status === "succeeded" && isError === true ? "tool_error" : status;
 }
 
@@ -19,12 +27,16 @@ export function outcomeOf(status: CallStatus, isError: boolean | null): CallOutc
 // result or flag reads as '' so that "not a tool error" holds for it (NULL would drop the row).
 const isErrorText = sql`coalesce(${calls.result} ->> 'isError', '')`;
 
+const isRateLimited = sql`coalesce(${calls.errorCode}, '') = ${RATE_LIMITED_CODE}`;
+
 /** The rows of these outcomes: `succeeded` without the tool errors, `tool_error` only them. */
 export function outcomeCondition(outcomes: readonly CallOutcome[]): SQL | undefined {
   return or(
     ...outcomes.map((outcome) => {
       if (outcome === "tool_error") return and(eq(calls.status, "succeeded"), sql`${isErrorText} = 'true'`);
       if (outcome === "succeeded") return and(eq(calls.status, "succeeded"), sql`${isErrorText} <> 'true'`);
+      if (outcome === "rate_limited") return and(eq(calls.status, "denied"), sql`${isRateLimited}`);
+      if (outcome === "denied") return and(eq(calls.status, "denied"), sql`not ${isRateLimited}`);
       return eq(calls.status, outcome);
     }),
   );

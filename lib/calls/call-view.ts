@@ -186,7 +186,7 @@ export function toCallSummary(view: CallView): CallSummary {
     toolName: call.toolName,
     effect: call.effect as EffectClass,
     status: call.status,
-    outcome: outcomeOf(call.status, isError),
+    outcome: outcomeOf(call.status, isError, call.errorCode),
     requester: requesterOf(view),
     idempotencyKey: call.idempotencyKey,
     isError,

@@ -3,12 +3,14 @@ import { findMatchingAllowRule } from "@/lib/approvals/allow-rule-match";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { checkCallLimits, refusedOverLimit } from "@/lib/limits/call-limits";
 import { withSpan } from "@/lib/observability/traces";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { assertAcceptingCalls, shutdownGate } from "@/lib/runtime/shutdown-state";
 import type { CallToolOptions } from "@/lib/upstream/pool";
 import { parseOrThrow } from "@/lib/validation";
+
 import { awaitCall } from "./await-call";
 import {
   authorizeRequester,
@@ -85,7 +87,7 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   const repeated = await findRepeatedCall(db, { ...callKey, arguments: scrubbed });
   if (repeated) return followCall(db, params, repeated, { waitMs: request.waitMs, isOwnRequest: false });
 
-  const { decision, policy, target, allowedByRule } = await withSpan(
+  const { decision, policy, target, allowedByRule, overLimit } = await withSpan(
     "switchboard.policy_decision",
     { "switchboard.tool": request.tool },
     async (span) => {
@@ -97,11 +99,14 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
         scrubbed,
       });
       const decided: Decision = rule ? { kind: "allow" } : gated.decision;
+      // Before the approval queue and the downstream server see it: a call over a limit is refused at once.
+      const over = await checkCallLimits(db, { ...scope, target: gated.target, decision: decided });
+      const final: Decision = over ? { kind: "deny", reason: over.reason, code: "rate_limited" } : decided;
       span?.setAttributes({
-        "switchboard.decision": decided.kind,
+        "switchboard.decision": over ? "rate_limited" : final.kind,
         "switchboard.allowed_by_rule": rule !== undefined,
       });
-      return { ...gated, decision: decided, allowedByRule: rule };
+      return { ...gated, decision: final, allowedByRule: rule, overLimit: over };
     },
   );
   const callId = crypto.randomUUID();
@@ -129,6 +134,7 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   const { view, created } = await withSpan("switchboard.record", { "switchboard.call.id": callId }, () =>
     recordCall(db, newCall),
   );
+  if (overLimit && created) throw refusedOverLimit(overLimit, view.call.id);
   return followCall(db, params, view, {
     waitMs: request.waitMs,
     isOwnRequest: created,

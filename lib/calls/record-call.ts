@@ -127,7 +127,11 @@ export function toCallValues(call: NewCall): typeof calls.$inferInsert {
     // Allowed by policy: approved now, so it must start soon too (lib/calls/unstarted-calls.ts).
     startBy: call.decision.kind === "allow" ? startDeadline(now) : null,
     ...(call.decision.kind === "deny"
-      ? { errorCode: "policy_denied", errorMessage: call.decision.reason, finishedAt: now }
+      ? {
+          errorCode: call.decision.code ?? "policy_denied",
+          errorMessage: call.decision.reason,
+          finishedAt: now,
+        }
       : {}),
     createdAt: now,
   };
@@ -151,7 +155,12 @@ async function recordDecisionEvents(db: Database, view: CallView, decision: Deci
     case "allow":
       return;
     case "deny":
-      await recordCallEvent(db, view, { type: "call.denied", decidedBy: null, reason: decision.reason });
+      await recordCallEvent(db, view, {
+        type: "call.denied",
+        decidedBy: null,
+        reason: decision.reason,
+        ...(decision.code ? { code: decision.code } : {}),
+      });
       return;
     case "needs_approval":
       await recordCallEvent(db, view, {

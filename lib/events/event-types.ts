@@ -68,6 +68,8 @@ function callEvents() {
       /** the operator who denied it; null when a policy (grants, rules) refused it */
       decidedBy: z.string().nullable(),
       reason: z.string(),
+      /** why a policy refused it, when it says more than "denied" (rate_limited: a limit, lib/limits) */
+      code: z.string().optional(),
     }),
     z.object({ type: z.literal("call.expired"), ...callRef }),
     z.object({ type: z.literal("call.started"), ...callRef }),
@@ -137,7 +139,16 @@ export const eventSchema = z.discriminatedUnion("type", [
    */
   z.object({
     type: z.literal("policy.changed"),
-    subject: z.enum(["grants", "principal", "api_key", "tool", "approval_policy", "secret", "gateway"]),
+    subject: z.enum([
+      "grants",
+      "principal",
+      "api_key",
+      "tool",
+      "approval_policy",
+      "secret",
+      "gateway",
+      "limits",
+    ]),
     subjectId: z.string().nullable(),
     ...byRef,
   }),

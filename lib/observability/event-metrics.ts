@@ -104,13 +104,9 @@ export function observeEvent(
   }
 }
 
-/**
- * A call refused by a rate limit is stored as denied with the code rate_limited (lib/limits): its
- * own outcome here as everywhere. Read loosely, since the event carries the code only once the
- * limits branch adds it to call.denied (until then such a call counts as denied).
- */
-function deniedOutcome(event: CallEvent): "denied" | "rate_limited" {
-  return (event as { code?: unknown }).code === "rate_limited" ? "rate_limited" : "denied";
+/** A call refused by a rate limit is stored as denied with the code rate_limited (lib/limits): its own outcome here as everywhere. */
+function deniedOutcome(event: Extract<CallEvent, { type: "call.denied" }>): "denied" | "rate_limited" {
+  return event.code === "rate_limited" ? "rate_limited" : "denied";
 }
 
 const serverOf = (event: CallEvent) => event.serverName ?? "none";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { McpError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
@@ -107,7 +107,18 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
     );
     respond(res, 200, { jsonrpc: "2.0", id: message.id, result }, sessionHeader);
   } catch (error) {
-    // As the SDK server answers a handler that throws: a JSON-RPC error for this request.
+    // As the SDK server answers a handler that throws: a JSON-RPC error for this request — with the
+    // code and data of one the handler meant for the client (a limit's retryAfter).
+    if (error instanceof McpError) {
+      const { code, message: text, data } = error;
+      respond(
+        res,
+        200,
+        { jsonrpc: "2.0", id: message.id, error: { code, message: text, data } },
+        sessionHeader,
+      );
+      return true;
+    }
     const appError = toAppError(error);
     if (!isAppError(error)) console.error("[switchboard] gateway tool call failed", error);
     respond(

@@ -8,7 +8,7 @@ import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { ProgressRelay, type ProgressSend } from "./progress";
-import { appErrorToToolResult, callToToolResult } from "./results";
+import { appErrorToToolResult, callToToolResult, rateLimitedToMcpError } from "./results";
 
 /**
  * A gateway tools/call: the one governed path (executeToolCall) with the principal as requester.
@@ -78,7 +78,7 @@ export async function callThroughGateway(
   } catch (error) {
     const result = appErrorToToolResult(error);
     if (result) return result;
-    throw error;
+    throw rateLimitedToMcpError(error) ?? error;
   } finally {
     stopWatching();
     relay.stop();

@@ -1,4 +1,4 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { CallDto } from "@/lib/calls/call-view";
 import { isAppError } from "@/lib/errors";
 
@@ -95,4 +95,16 @@ export function appErrorToToolResult(error: unknown): CallToolResult | undefined
   if (!["not_found", "conflict", "validation", "forbidden", "policy_denied"].includes(error.code))
     return undefined;
   return { content: [{ type: "text", text: error.message }], isError: true };
+}
+
+/** JSON-RPC error code of a call refused over a limit (server-defined range, -32000 to -32099). */
+export const RATE_LIMITED_ERROR_CODE = -32029;
+
+/**
+ * A call over a limit (lib/limits) is a JSON-RPC error, not a tool error: the client, not the
+ * model, should back off — `data.retryAfter` says after how many seconds.
+ */
+export function rateLimitedToMcpError(error: unknown): McpError | undefined {
+  if (!isAppError(error) || error.code !== "rate_limited") return undefined;
+  return new McpError(RATE_LIMITED_ERROR_CODE, error.message, { retryAfter: error.retryAfterSeconds ?? 1 });
 }

@@ -93,7 +93,13 @@ export const callPaths: ZodOpenApiPathsObject = {
           headers: { Location: { description: "/api/v1/calls/{id}" } },
         },
       ],
-      errors: [[404, "No such tool in the workspace"]],
+      errors: [
+        [404, "No such tool in the workspace"],
+        [
+          429,
+          "Over a limit (`rate_limited`, Settings → Limits): refused at once and recorded with outcome `rate_limited`; `Retry-After` and `retryAfterSeconds` say when to try again",
+        ],
+      ],
     }),
     get: operation("Calls", {
       id: "listCalls",

@@ -14,6 +14,8 @@ import {
   instancePolicyChangeSchema,
   instancePolicyDocSchema,
   instancePolicyOutputSchema,
+  limitsPolicyDocSchema,
+  limitsPolicyOutputSchema,
 } from "../schemas/policies";
 
 /** /api/v1/policy (the workspace's) and /api/v1/instance (what any workspace may ever do). */
@@ -51,6 +53,30 @@ export const policyPaths: ZodOpenApiPathsObject = {
           status: 200,
           description: "The saved policy.",
           schema: z.object({ policy: approvalPolicyOutputSchema }),
+        },
+      ],
+    }),
+  },
+  "/api/v1/policy/limits": {
+    get: operation("Policies", {
+      id: "getLimitsPolicy",
+      summary: "Calls per minute, in flight and waiting for approval, per principal and per server",
+      access: "read",
+      responses: [
+        { status: 200, description: "The limits.", schema: z.object({ policy: limitsPolicyOutputSchema }) },
+      ],
+    }),
+    put: operation("Policies", {
+      id: "putLimitsPolicy",
+      summary: "Replace the limits",
+      description: `${fieldsLeftOut} A value outside its range is a 400 that names the range.`,
+      access: "manage",
+      body: limitsPolicyDocSchema,
+      responses: [
+        {
+          status: 200,
+          description: "The saved limits.",
+          schema: z.object({ policy: limitsPolicyOutputSchema }),
         },
       ],
     }),

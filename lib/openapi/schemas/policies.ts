@@ -2,6 +2,7 @@ import { z } from "zod";
 import { effectClasses } from "@/db/schema";
 import type { InstanceOverview } from "@/lib/auth/instance-overview";
 import type { InstanceOwnerDto } from "@/lib/auth/instance-owners";
+import { type LimitsPolicy, limitsPolicySchema } from "@/lib/limits/limits-policy";
 import { type ApprovalPolicy, approvalPolicySchema } from "@/lib/policy/approval-rules";
 import type { EffectivePolicy } from "@/lib/policy/effective-policy";
 import { type EgressPolicy, egressPolicySchema } from "@/lib/policy/egress-schema";
@@ -22,6 +23,14 @@ export const egressPolicyDocSchema = egressPolicySchema.meta({
   description: "Which commands a stdio server may launch and which hosts an HTTP server may be reached at.",
 });
 export const egressPolicyOutputSchema = describes<EgressPolicy>()(egressPolicyDocSchema);
+export const limitsPolicyDocSchema = limitsPolicySchema.meta({
+  id: "LimitsPolicy",
+  description:
+    "Calls per minute (a token bucket), calls in flight and calls waiting for approval, per principal and per server. " +
+    "`principal` and `server` apply to each one; `principals` and `servers` override them by name (a field left out " +
+    "inherits, null is unlimited). Ranges: callsPerMinute 1–100000, concurrentCalls 1–1000, pendingApprovals 1–10000.",
+});
+export const limitsPolicyOutputSchema = describes<LimitsPolicy>()(limitsPolicyDocSchema);
 export const instancePolicyDocSchema = instancePolicySchema.meta({
   id: "InstancePolicy",
   description: "What any workspace's servers may ever do on this machine; workspace policies narrow it.",
