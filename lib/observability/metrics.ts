@@ -5,7 +5,7 @@ import { LabelCap } from "./label-cap";
 import { droppedSpans } from "./traces";
 
 /**
- * The process's Prometheus metrics (docs/observability-metrics.md): one registry of our own (not
+ * The process's Prometheus metrics (docs/observability.md): one registry of our own (not
  * prom-client's global one, which any dependency could write to), the names all of #20 agreed on,
  * and the label caps. Metrics are created lazily, the first time something asks for them, so a
  * process with SWITCHBOARD_METRICS off pays nothing beyond this module's import.
