@@ -13,6 +13,15 @@
 // request the TCP peer and the forwarding headers the client sent, before Next.js adds its own.
 import { createServer } from "node:http";
 import next from "next";
+import pino from "pino";
+
+// Before Next.js and lib/observability/log.ts exist: JSON lines of the same shape, info and above
+// (these two lines are the listening address and why it could not listen).
+const log = pino({
+  name: "switchboard",
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
 
 const hostname = process.env.HOST || "127.0.0.1";
 const port = Number(process.env.PORT || 3000);
@@ -68,7 +77,7 @@ server.headersTimeout = 66_000;
 globalThis.__switchboardHttpServer = server;
 
 server.on("error", (error) => {
-  console.error(`[switchboard] cannot listen on ${hostname}:${port}: ${error.message}`);
+  log.fatal(`cannot listen on ${hostname}:${port}: ${error.message}`);
   process.exit(1);
 });
 
@@ -78,7 +87,7 @@ ready = (async () => {
   await new Promise((resolve) => server.listen(port, hostname, resolve));
   const { address } = server.address();
   globalThis.__switchboardListening = { addresses: [address] };
-  console.log(`[switchboard] listening on http://${hostname}:${port} (bound to ${address})`);
+  log.info(`listening on http://${hostname}:${port} (bound to ${address})`);
   const app = next({ dev: false, hostname, port });
   handleWithNext = app.getRequestHandler();
   await app.prepare();

@@ -87,6 +87,24 @@ const envSchema = z.object({
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_WORKSPACE: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SWITCHBOARD_MCP_MAX_SESSIONS_PER_PRINCIPAL: z.coerce.number().int().min(1).max(1_000_000).default(100),
   SWITCHBOARD_SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  SWITCHBOARD_LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((v) => v || "info")
+    .pipe(
+      z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+        error: (issue) =>
+          `SWITCHBOARD_LOG_LEVEL: "${String(issue.input)}" is not a level; use one of trace, debug, info, warn, error, fatal, silent (default info)`,
+      }),
+    ),
+  SWITCHBOARD_LOG_FORMAT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.enum(["json", "pretty"], { error: "SWITCHBOARD_LOG_FORMAT is json or pretty" }).optional()),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -131,7 +149,11 @@ export type Env = {
   shutdownGraceSeconds: number;
   /** The waits between a webhook delivery's attempts (lib/webhooks): one retry per entry. */
   webhookRetrySeconds: readonly number[];
+  /** The server log (lib/observability/log): the lowest level written, and JSON lines or pretty text. */
+  log: { level: LogLevel; format: "json" | "pretty" };
 };
+
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -196,6 +218,11 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS.length > 0
         ? env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS
         : [10, 30, 120, 600],
+    log: {
+      level: env.SWITCHBOARD_LOG_LEVEL,
+      // `npm run dev` is for a person at a terminal; anything else feeds a log pipeline.
+      format: env.SWITCHBOARD_LOG_FORMAT ?? (process.env.NODE_ENV === "development" ? "pretty" : "json"),
+    },
   };
 }
 

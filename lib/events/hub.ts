@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { events } from "@/db/schema";
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
 import { RecentIds } from "./recent-ids";
 import { EVENT_CHANNEL, EventRelay, type EventRelayOptions } from "./relay";
@@ -85,7 +86,7 @@ export class EventHub {
         listener(event);
       } catch (error) {
         // One broken subscriber must not cost the others (or the recorder) their events.
-        console.error("[switchboard] event subscriber failed", error);
+        log.error({ err: error }, "event subscriber failed");
       }
     }
     return true;
@@ -185,7 +186,7 @@ export class EventHub {
     try {
       await db.execute(sql`select pg_notify(${EVENT_CHANNEL}, ${payload})`);
     } catch (error) {
-      console.error(`[switchboard] event ${row.id}: NOTIFY failed: ${(error as Error).message}`);
+      log.error(`event ${row.id}: NOTIFY failed: ${(error as Error).message}`);
     }
     return row;
   }

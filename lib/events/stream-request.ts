@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { parseEventFilter } from "./filter";
 import { readEventsAfter } from "./history";
@@ -21,7 +22,7 @@ export async function eventStreamResponse(params: {
   // The runtime starts the relay at boot; if that attempt failed, the first stream retries it.
   const handle = await getDatabase();
   await startEventRelay(handle).catch((error: unknown) =>
-    console.error(`[switchboard] event relay not started: ${(error as Error).message}`),
+    log.error(`event relay not started: ${(error as Error).message}`),
   );
   const feed = stableFeedFor(handle);
   const stream = createEventStream({
@@ -31,7 +32,7 @@ export async function eventStreamResponse(params: {
     readAfter: (afterId, upTo, limit) => readEventsAfter(db, { tenantId, filter, afterId, upTo, limit }),
     follow: (listener) => feed.subscribe(listener),
     signal: req.signal,
-    onError: (error) => console.error(`[switchboard] event stream: ${(error as Error).message}`),
+    onError: (error) => log.error(`event stream: ${(error as Error).message}`),
   });
   return new Response(stream, { headers: SSE_HEADERS });
 }
