@@ -3,6 +3,7 @@ import { PgTransaction } from "drizzle-orm/pg-core";
 import { events } from "@/db/schema";
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
 import { log } from "@/lib/observability/log";
+import { logRecordedEvent } from "@/lib/observability/log-events";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
 import { RecentIds } from "./recent-ids";
 import { EVENT_CHANNEL, EventRelay, type EventRelayOptions } from "./relay";
@@ -56,6 +57,7 @@ export class EventHub {
     // Without one (scripts, tests) there is nobody to hear it: publish now, as before.
     // The NOTIFY leaves with the INSERT, so this process's relay may have read the event back and
     // published it before this line: once per id.
+    logRecordedEvent(recorded);
     const relayedAlready = this.relay?.handle.db === db && this.delivered.has(recorded.id);
     if ((!inTransaction || !this.relay) && !relayedAlready) this.publish(recorded);
     return recorded;
@@ -98,6 +100,7 @@ export class EventHub {
    */
   publishRecorded(db: Queryable, recorded: readonly RecordedEvent[]): void {
     for (const event of recorded) {
+      logRecordedEvent(event);
       // As in record(): skipped only when this process's relay, on this database, was first.
       const relayedAlready = this.relay?.handle.db === db && this.delivered.has(event.id);
       if (!relayedAlready) this.publish(event);
