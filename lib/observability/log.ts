@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { isSpanContextValid, trace } from "@opentelemetry/api";
 import pino, { type Bindings, type DestinationStream, type Logger } from "pino";
 import pretty from "pino-pretty";
@@ -110,17 +111,25 @@ function rootLogger(): Logger {
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACTED_PATHS, censor: REDACTED },
       hooks: { streamWrite: scrubLogLine },
-      mixin: traceFields,
+      mixin: contextFields,
     },
     destination,
   );
   return state.logger;
 }
 
-/** Free when tracing is off: no span is ever active then. */
-function traceFields(): Record<string, string> {
-  const context = trace.getActiveSpan()?.spanContext();
-  return context && isSpanContextValid(context) ? { traceId: context.traceId, spanId: context.spanId } : {};
+/** server.mjs runs each HTTP request inside this store with its id (X-Request-Id in and out). */
+const requestContext = processSingleton(
+  "RequestContext",
+  () => new AsyncLocalStorage<{ requestId: string }>(),
+);
+
+/** The request id and the active span's ids; free when tracing is off (no span is ever active then). */
+function contextFields(): Record<string, string> {
+  const requestId = requestContext.getStore()?.requestId;
+  const span = trace.getActiveSpan()?.spanContext();
+  const traced = span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : {};
+  return requestId ? { requestId, ...traced } : traced;
 }
 
 type Level = "trace" | "debug" | "info" | "warn" | "error" | "fatal";
@@ -154,6 +163,11 @@ export function captureLogLines(onLine: (line: string) => void, level?: Level): 
     state.capture = undefined;
     logger.level = before;
   };
+}
+
+/** Runs `work` as part of the request `requestId` (what server.mjs does for each HTTP request; tests). */
+export function withRequestId<T>(requestId: string, work: () => T): T {
+  return requestContext.run({ requestId }, work);
 }
 
 /** For tests: the next use reads SWITCHBOARD_LOG_LEVEL and SWITCHBOARD_LOG_FORMAT again. */

@@ -3,7 +3,13 @@ import { type Context, type ContextManager, context, ROOT_CONTEXT } from "@opent
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readEnv } from "@/lib/env";
-import { captureLogLines, log, rememberLogSecrets, resetLogger } from "@/lib/observability/log";
+import {
+  captureLogLines,
+  log,
+  rememberLogSecrets,
+  resetLogger,
+  withRequestId,
+} from "@/lib/observability/log";
 
 // biome-ignore lint/suspicious/noExplicitAny: log lines are checked by the assertions, not by types
 type Line = Record<string, any>;
@@ -104,6 +110,17 @@ describe("the server log", () => {
     expect(before).not.toHaveProperty("traceId");
     expect(inside?.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(inside?.spanId).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it("names the HTTP request a line was written for", async () => {
+    await withRequestId("req-42", async () => {
+      await Promise.resolve();
+      log.info("inside the request");
+    });
+    log.info("outside any request");
+    const [inside, outside] = parsed();
+    expect(inside).toMatchObject({ msg: "inside the request", requestId: "req-42" });
+    expect(outside).not.toHaveProperty("requestId");
   });
 
   it("takes its level from SWITCHBOARD_LOG_LEVEL", () => {
