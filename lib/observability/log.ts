@@ -58,6 +58,8 @@ type LogState = {
   logger: Logger | undefined;
   /** Secret value → the forms it takes in a JSON line (raw, and escaped when it holds " or \). */
   secrets: Map<string, string[]>;
+  /** Every form of every secret, longest first: built on the first line after a change. */
+  sortedForms: string[] | undefined;
   /** Set by tests (captureLogLines): where lines go instead of stdout. */
   capture: ((line: string) => void) | undefined;
 };
@@ -65,6 +67,7 @@ type LogState = {
 const state = processSingleton<LogState>("Log", () => ({
   logger: undefined,
   secrets: new Map(),
+  sortedForms: undefined,
   capture: undefined,
 }));
 
@@ -74,6 +77,7 @@ export function rememberLogSecrets(values: Iterable<string>): void {
     if (value.length < MIN_SECRET_LENGTH || state.secrets.has(value)) continue;
     const escaped = JSON.stringify(value).slice(1, -1);
     state.secrets.set(value, escaped === value ? [value] : [escaped, value]);
+    state.sortedForms = undefined;
     if (state.secrets.size > MAX_SECRETS) state.secrets.delete(state.secrets.keys().next().value as string);
   }
 }
@@ -82,8 +86,8 @@ export function rememberLogSecrets(values: Iterable<string>): void {
 export function scrubLogLine(line: string): string {
   let out = line.includes("sb_") ? line.replace(API_KEY_PATTERN, `sb_${REDACTED}`) : line;
   if (state.secrets.size === 0) return out;
-  const forms = [...state.secrets.values()].flat().sort((a, b) => b.length - a.length);
-  for (const form of forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
+  state.sortedForms ??= [...state.secrets.values()].flat().sort((a, b) => b.length - a.length);
+  for (const form of state.sortedForms) if (out.includes(form)) out = out.split(form).join(REDACTED);
   return out;
 }
 
