@@ -132,7 +132,8 @@ const requestContext = processSingleton(
 function contextFields(): Record<string, string> {
   const requestId = requestContext.getStore()?.requestId;
   const span = trace.getActiveSpan()?.spanContext();
-  const traced = span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : {};
+  const traced: Record<string, string> =
+    span && isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : {};
   return requestId ? { requestId, ...traced } : traced;
 }
 
