@@ -11,8 +11,19 @@
 // It is also the only part that sees the sockets, so it says who the client is (see
 // lib/http/request-client.ts, which reads what this file writes): where it listens, and for each
 // request the TCP peer and the forwarding headers the client sent, before Next.js adds its own.
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import next from "next";
+import pino from "pino";
+
+// Before Next.js and lib/observability/log.ts exist: JSON lines of the same shape, info and above
+// (these two lines are the listening address and why it could not listen).
+const log = pino({
+  name: "switchboard",
+  timestamp: pino.stdTimeFunctions.isoTime,
+  formatters: { level: (label) => ({ level: label }) },
+});
 
 const hostname = process.env.HOST || "127.0.0.1";
 const port = Number(process.env.PORT || 3000);
@@ -50,11 +61,26 @@ function describeConnection(req) {
 let handleWithNext;
 let ready;
 
+/**
+ * Each request's id, for the log lines written while it is handled (lib/observability/log.ts reads
+ * this store): the client's X-Request-Id when it is a plain token — it is the client's, so only
+ * letters, digits and . _ : - up to 128, never anything that could forge a log field — else a new
+ * UUID; echoed in the response either way.
+ */
+const requestContext = new AsyncLocalStorage();
+globalThis.__switchboardRequestContext = requestContext;
+const requestIdOf = (sent) =>
+  typeof sent === "string" && /^[\w.:-]{1,128}$/.test(sent) ? sent : randomUUID();
+
 const server = createServer(async (req, res) => {
   describeConnection(req);
-  await ready;
-  if (gatewayEntry() && isGatewayPath(req.url)) return gatewayEntry()(req, res);
-  return handleWithNext(req, res);
+  const requestId = requestIdOf(req.headers["x-request-id"]);
+  res.setHeader("x-request-id", requestId);
+  await requestContext.run({ requestId }, async () => {
+    await ready;
+    if (gatewayEntry() && isGatewayPath(req.url)) return gatewayEntry()(req, res);
+    return handleWithNext(req, res);
+  });
 });
 
 // Node's default keeps an idle connection 5 s, so a client that reuses its connection after a pause
@@ -68,7 +94,7 @@ server.headersTimeout = 66_000;
 globalThis.__switchboardHttpServer = server;
 
 server.on("error", (error) => {
-  console.error(`[switchboard] cannot listen on ${hostname}:${port}: ${error.message}`);
+  log.fatal(`cannot listen on ${hostname}:${port}: ${error.message}`);
   process.exit(1);
 });
 
@@ -78,7 +104,7 @@ ready = (async () => {
   await new Promise((resolve) => server.listen(port, hostname, resolve));
   const { address } = server.address();
   globalThis.__switchboardListening = { addresses: [address] };
-  console.log(`[switchboard] listening on http://${hostname}:${port} (bound to ${address})`);
+  log.info(`listening on http://${hostname}:${port} (bound to ${address})`);
   const app = next({ dev: false, hostname, port });
   handleWithNext = app.getRequestHandler();
   await app.prepare();

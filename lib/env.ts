@@ -94,6 +94,24 @@ const envSchema = z.object({
     .trim()
     .min(24, { error: "SWITCHBOARD_METRICS_TOKEN is at least 24 characters (e.g. $(openssl rand -hex 24))" })
     .optional(),
+  SWITCHBOARD_LOG_LEVEL: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .optional()
+    .transform((v) => v || "info")
+    .pipe(
+      z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"], {
+        error: (issue) =>
+          `SWITCHBOARD_LOG_LEVEL: "${String(issue.input)}" is not a level; use one of trace, debug, info, warn, error, fatal, silent (default info)`,
+      }),
+    ),
+  SWITCHBOARD_LOG_FORMAT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(z.enum(["json", "pretty"], { error: "SWITCHBOARD_LOG_FORMAT is json or pretty" }).optional()),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -140,7 +158,11 @@ export type Env = {
   metrics: { enabled: boolean; token: string | undefined };
   /** The waits between a webhook delivery's attempts (lib/webhooks): one retry per entry. */
   webhookRetrySeconds: readonly number[];
+  /** The server log (lib/observability/log): the lowest level written, and JSON lines or pretty text. */
+  log: { level: LogLevel; format: "json" | "pretty" };
 };
+
+export type LogLevel = "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 
 const loopbackHosts = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
@@ -206,6 +228,11 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS.length > 0
         ? env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS
         : [10, 30, 120, 600],
+    log: {
+      level: env.SWITCHBOARD_LOG_LEVEL,
+      // `npm run dev` is for a person at a terminal; anything else feeds a log pipeline.
+      format: env.SWITCHBOARD_LOG_FORMAT ?? (process.env.NODE_ENV === "development" ? "pretty" : "json"),
+    },
   };
 }
 

@@ -1,4 +1,5 @@
 import { databaseUnavailableCode, isDatabaseUnavailable } from "@/lib/db/errors";
+import { log } from "@/lib/observability/log";
 
 /** The one error type services throw. Each boundary (HTTP, server action, MCP) converts it once. */
 export const errorStatus = {
@@ -90,8 +91,8 @@ function logOutage(error: unknown): void {
   const now = Date.now();
   if (now - lastOutageLog < 30_000) return;
   lastOutageLog = now;
-  console.error(
-    `[switchboard] the database is not reachable (${databaseUnavailableCode(error)}): requests are answered 503 until it is back`,
+  log.error(
+    `the database is not reachable (${databaseUnavailableCode(error)}): requests are answered 503 until it is back`,
   );
 }
 
@@ -105,7 +106,7 @@ export function toAppError(error: unknown): AppError {
     logOutage(error);
     return databaseUnavailable(error);
   }
-  console.error("[switchboard] unexpected error", error);
+  log.error({ err: error }, "unexpected error");
   return new AppError("internal", "Something went wrong on the server. The error has been logged.");
 }
 

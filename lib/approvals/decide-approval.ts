@@ -9,6 +9,7 @@ import { startDeadline } from "@/lib/calls/unstarted-calls";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { faultPoint } from "@/lib/fault-point";
+import { log } from "@/lib/observability/log";
 import { parseOrThrow } from "@/lib/validation";
 import { allowRuleTermSchema, expiryOf, insertAllowRule } from "./allow-rules";
 import { expireDueApprovals } from "./close-pending";
@@ -178,7 +179,10 @@ export async function decideApproval(
   if (status === "approved") {
     faultPoint("AFTER_DECISION");
     runApprovedCall(db, { tenantId: params.tenantId, callId: after.call.id }).catch((error: unknown) =>
-      console.error(`[switchboard] call ${after.call.id}: could not start (${(error as Error).name})`),
+      log.error(
+        { callId: after.call.id },
+        `call ${after.call.id}: could not start (${(error as Error).name})`,
+      ),
     );
   }
   return toCallDto(after);

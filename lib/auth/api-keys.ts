@@ -12,6 +12,7 @@ import {
 } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
 import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { parseOrThrow } from "@/lib/validation";
@@ -256,7 +257,7 @@ function recordKeyUse(db: Database, keyId: string): void {
     .set({ lastUsedAt: new Date(now) })
     .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, aMinuteAgo))))
     .catch((error: unknown) => {
-      console.error(`[switchboard] recording the use of API key ${keyId} failed`, (error as Error).message);
+      log.error({ err: error, keyId }, `recording the use of API key ${keyId} failed`);
     });
 }
 

@@ -1,6 +1,7 @@
 import { expireDueApprovals } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { subscribeEvents } from "@/lib/events/record-event";
+import { log } from "@/lib/observability/log";
 import { shutdownGate } from "@/lib/runtime/shutdown-state";
 import { type CallView, isFinished, loadCallView } from "./call-view";
 import { runApprovedCall } from "./run-approved-call";
@@ -53,7 +54,7 @@ export async function awaitCall(
       if (status === "approved" && !offeredToRun) {
         offeredToRun = true;
         runApprovedCall(db, { tenantId, callId }).catch((error: unknown) =>
-          console.error(`[switchboard] call ${callId}: could not start (${(error as Error).name})`),
+          log.error({ callId }, `call ${callId}: could not start (${(error as Error).name})`),
         );
       }
       if (status === "pending_approval" && view.approval && !expiryTimer) armExpiry(view.approval.expiresAt);

@@ -3,6 +3,7 @@ import { calls } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { literal, runStatements } from "@/lib/db/plain-statement";
 import { processEventHub } from "@/lib/events/record-event";
+import { log as serverLog } from "@/lib/observability/log";
 import { processSingleton } from "@/lib/process-singleton";
 import type { CallView } from "./call-view";
 import { GroupCommit } from "./group-commit";
@@ -102,7 +103,7 @@ class CallJournal {
     if (!deferred) return;
     await this.add({ kind: "start", ...deferred }).catch((error: unknown) => {
       // Logged: written as interrupted at the next start if not before. (In memory: lost with it.)
-      console.error(`[switchboard] call ${callId} not written as running: ${(error as Error)?.message}`);
+      serverLog.error({ callId }, `call ${callId} not written as running: ${(error as Error)?.message}`);
     });
   }
 
@@ -154,8 +155,9 @@ export async function recordRunningCall(db: Database, call: NewCall): Promise<Ca
       journal.deferStart(start);
       return start.view;
     } catch (error) {
-      console.error(
-        `[switchboard] intent log not written (${(error as Error)?.message}): call ${call.id} is written before it runs`,
+      serverLog.error(
+        { callId: call.id },
+        `intent log not written (${(error as Error)?.message}): call ${call.id} is written before it runs`,
       );
     }
   }
@@ -215,8 +217,9 @@ export async function openCallIntents(
       await runStatements(db, [{ template: start, args: startValuesOf(intent.values).map(literal) }]);
       written++;
     } catch (error) {
-      console.error(
-        `[switchboard] call ${intent.callId} from the intent log not written: ${(error as Error).message}`,
+      serverLog.error(
+        { callId: intent.callId },
+        `call ${intent.callId} from the intent log not written: ${(error as Error).message}`,
       );
     }
   }
@@ -261,6 +264,6 @@ function forgetLogged(journal: CallJournal, batch: JournalEntry[]): void {
       batch.flatMap((entry) => (entry.kind !== "finish" && entry.logged ? [entry.start.view.call.id] : [])),
     );
   } catch (error) {
-    console.error(`[switchboard] intent log not emptied: ${(error as Error).message}`);
+    serverLog.error(`intent log not emptied: ${(error as Error).message}`);
   }
 }

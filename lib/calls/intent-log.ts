@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { z } from "zod";
+import { log } from "@/lib/observability/log";
 
 /**
  * Where an allowed call is on record before it runs when its database row comes later (embedded
@@ -114,6 +115,6 @@ function readIntents(text: string): CallIntent[] {
       unreadable++;
     }
   }
-  if (unreadable > 0) console.warn(`[switchboard] intent log: ${unreadable} unreadable line(s) skipped`);
+  if (unreadable > 0) log.warn(`intent log: ${unreadable} unreadable line(s) skipped`);
   return intents;
 }

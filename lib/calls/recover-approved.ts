@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { calls } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { runApprovedCall } from "./run-approved-call";
 import { expireUnstartedCalls } from "./unstarted-calls";
 
@@ -23,7 +24,7 @@ export async function recoverApprovedCalls(db: Database, runners?: string[]): Pr
   for (const call of orphans) {
     if (expired.has(call.id)) continue;
     runApprovedCall(db, { tenantId: call.tenantId, callId: call.id }).catch((error: unknown) =>
-      console.error(`[switchboard] call ${call.id}: could not start (${(error as Error).name})`),
+      log.error({ callId: call.id }, `call ${call.id}: could not start (${(error as Error).name})`),
     );
   }
   return orphans.length;

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
 import { withSpan } from "@/lib/observability/traces";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { shutdownGate } from "@/lib/runtime/shutdown-state";
@@ -311,7 +312,7 @@ async function finishCall(
  */
 function internalFailure(callId: string, error: unknown): { code: CallErrorCode; message: string } {
   const kind = (error as { code?: unknown; name?: unknown })?.code ?? (error as Error)?.name ?? typeof error;
-  console.error(`[switchboard] call ${callId} failed inside Switchboard (${String(kind)})`);
+  log.error({ callId }, `call ${callId} failed inside Switchboard (${String(kind)})`);
   return { code: "internal", message: "The call failed inside Switchboard; the error has been logged." };
 }
 

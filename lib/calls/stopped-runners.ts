@@ -1,6 +1,7 @@
 import { and, inArray, like, sql } from "drizzle-orm";
 import { calls } from "@/db/schema";
 import { type Database, RUNNER_PREFIX } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { recoverApprovedCalls } from "./recover-approved";
 import { failInterruptedCalls } from "./recover-interrupted";
 import { expireUnstartedCalls } from "./unstarted-calls";
@@ -57,13 +58,10 @@ export function startStoppedRunnerSweeps(db: Database): void {
     sweeper
       .sweep()
       .then((ended) => {
-        if (ended > 0)
-          console.log(`[switchboard] ${ended} call(s) of a stopped Switchboard ended or taken over`);
+        if (ended > 0) log.info(`${ended} call(s) of a stopped Switchboard ended or taken over`);
       })
       .catch((error: unknown) =>
-        console.error(
-          `[switchboard] sweeping calls of stopped processes failed: ${(error as Error).message}`,
-        ),
+        log.error(`sweeping calls of stopped processes failed: ${(error as Error).message}`),
       );
   void sweep();
   setInterval(sweep, SWEEP_INTERVAL_MS).unref();

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { mcpServers } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
+import { rememberLogSecrets } from "@/lib/observability/log";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { readSecretValues } from "@/lib/secrets/secrets";
 import { normalizeSecrets } from "./scrub";
@@ -15,7 +16,9 @@ export async function loadWorkspaceSecrets(db: Database, params: { tenantId: str
     readSecretValues(db, params),
     readReferencedEnv(db, params),
   ]);
-  return normalizeSecrets([...stored, ...referenced]);
+  const secrets = normalizeSecrets([...stored, ...referenced]);
+  rememberLogSecrets(secrets); // the server log is scrubbed of them too
+  return secrets;
 }
 
 async function readReferencedEnv(db: Database, params: { tenantId: string }): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import { allowRules, grants, mcpServers, tenants, tools } from "@/db/schema";
 import type { Database, Queryable } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { readGatewayNameBudget } from "./gateway-name-budget";
 import { toGatewayName } from "./naming";
@@ -129,9 +130,9 @@ export async function applyGatewayNamesEverywhere(db: Database): Promise<number>
     try {
       renamed += (await applyGatewayNames(db, { tenantId: workspace.id })).length;
     } catch (error) {
-      console.error(
-        `[switchboard] gateway names of workspace ${workspace.id} not updated:`,
-        (error as Error).message,
+      log.error(
+        { err: error, tenantId: workspace.id },
+        `gateway names of workspace ${workspace.id} not updated`,
       );
     }
   }

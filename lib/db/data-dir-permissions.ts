@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { log } from "@/lib/observability/log";
 
 /**
  * The embedded database's folder holds every secret Switchboard has (its key, its sessions, the
@@ -13,8 +14,8 @@ export function secureDataDir(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const tightened = tighten(dataDir);
   if (tightened > 0) {
-    console.log(
-      `[switchboard] ${dataDir}: ${tightened} file(s) or folder(s) were readable by other users; now by this user only`,
+    log.info(
+      `${dataDir}: ${tightened} file(s) or folder(s) were readable by other users; now by this user only`,
     );
   }
 }

@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import { events } from "@/db/schema";
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
+import { logRecordedEvent } from "@/lib/observability/log-events";
 import { eventSchema, type RecordedEvent, type SwitchboardEvent } from "./event-types";
 import { RecentIds } from "./recent-ids";
 import { EVENT_CHANNEL, EventRelay, type EventRelayOptions } from "./relay";
@@ -58,6 +60,7 @@ export class EventHub {
     // Without one (scripts, tests) there is nobody to hear it: publish now, as before.
     // The NOTIFY leaves with the INSERT, so this process's relay may have read the event back and
     // published it before this line: once per id.
+    logRecordedEvent(recorded);
     const relayedAlready = this.relay?.handle.db === db && this.delivered.has(recorded.id);
     if ((!inTransaction || !this.relay) && !relayedAlready) this.publish(recorded);
     return recorded;
@@ -111,7 +114,7 @@ export class EventHub {
         listener(event);
       } catch (error) {
         // One broken subscriber must not cost the others (or the recorder) their events.
-        console.error("[switchboard] event subscriber failed", error);
+        log.error({ err: error }, "event subscriber failed");
       }
     }
     return true;
@@ -124,6 +127,7 @@ export class EventHub {
   publishRecorded(db: Queryable, recorded: readonly RecordedEvent[]): void {
     for (const event of recorded) {
       this.tapRecorded(event);
+      logRecordedEvent(event);
       // As in record(): skipped only when this process's relay, on this database, was first.
       const relayedAlready = this.relay?.handle.db === db && this.delivered.has(event.id);
       if (!relayedAlready) this.publish(event);
@@ -212,7 +216,7 @@ export class EventHub {
     try {
       await db.execute(sql`select pg_notify(${EVENT_CHANNEL}, ${payload})`);
     } catch (error) {
-      console.error(`[switchboard] event ${row.id}: NOTIFY failed: ${(error as Error).message}`);
+      log.error(`event ${row.id}: NOTIFY failed: ${(error as Error).message}`);
     }
     return row;
   }

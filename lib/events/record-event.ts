@@ -1,4 +1,5 @@
 import type { DatabaseHandle, Queryable } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { processSingleton } from "@/lib/process-singleton";
 import type { RecordedEvent, SwitchboardEvent } from "./event-types";
 import { EventHub, type EventListener } from "./hub";
@@ -47,7 +48,7 @@ export function stableFeedFor(handle: DatabaseHandle): StableFeed {
   let feed = stableFeeds.get(handle);
   if (!feed) {
     const created = new StableFeed(handle.db, handle.driver, {
-      onError: (error) => console.error(`[switchboard] event feed: ${(error as Error).message}`),
+      onError: (error) => log.error(`event feed: ${(error as Error).message}`),
     });
     const unsubscribe = processEventHub.subscribe(() => created.nudge());
     const close = handle.close.bind(handle);

@@ -3,6 +3,7 @@ import { asc, gt, max } from "drizzle-orm";
 import type postgres from "postgres";
 import { events } from "@/db/schema";
 import type { DatabaseHandle } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import type { RecordedEvent } from "./event-types";
 import { readEventsByIds } from "./history";
 
@@ -182,7 +183,7 @@ export class EventRelay {
     const now = Date.now();
     if (now - this.lastErrorLog < 60_000) return;
     this.lastErrorLog = now;
-    console.error(`[switchboard] event relay: ${(error as Error).message}`);
+    log.error(`event relay: ${(error as Error).message}`);
   }
 }
 

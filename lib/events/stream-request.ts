@@ -1,4 +1,5 @@
 import type { Database } from "@/lib/db/client";
+import { log } from "@/lib/observability/log";
 import { trackSseSubscriber } from "@/lib/observability/metrics";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { parseEventFilter } from "./filter";
@@ -22,7 +23,7 @@ export async function eventStreamResponse(params: {
   // The runtime starts the relay at boot; if that attempt failed, the first stream retries it.
   const handle = await getDatabase();
   await startEventRelay(handle).catch((error: unknown) =>
-    console.error(`[switchboard] event relay not started: ${(error as Error).message}`),
+    log.error(`event relay not started: ${(error as Error).message}`),
   );
   const feed = stableFeedFor(handle);
   const stream = createEventStream({
@@ -33,7 +34,7 @@ export async function eventStreamResponse(params: {
     follow: (listener) => feed.subscribe(listener),
     signal: req.signal,
     onClose: trackSseSubscriber(),
-    onError: (error) => console.error(`[switchboard] event stream: ${(error as Error).message}`),
+    onError: (error) => log.error(`event stream: ${(error as Error).message}`),
   });
   return new Response(stream, { headers: SSE_HEADERS });
 }

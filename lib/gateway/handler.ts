@@ -4,6 +4,7 @@ import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { isAppError, toAppError } from "@/lib/errors";
 import { readJsonBody } from "@/lib/http/read-json";
+import { log } from "@/lib/observability/log";
 import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { getDatabase } from "@/lib/runtime/process-db";
 import {
@@ -138,8 +139,7 @@ function refusalResponse(error: unknown): Response {
   if (error instanceof GatewayRefusal)
     return jsonRpcError(error.status, -32001, error.message, error.headers);
   const appError = toAppError(error);
-  if (!isAppError(error) || appError.status >= 500)
-    console.error("[switchboard] gateway request failed", error);
+  if (!isAppError(error) || appError.status >= 500) log.error({ err: error }, "gateway request failed");
   const code = appError.code === "validation" ? -32700 : -32000;
   return jsonRpcError(appError.status, code, appError.message);
 }

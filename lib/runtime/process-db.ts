@@ -4,6 +4,7 @@ import { type DatabaseHandle, openDatabase } from "@/lib/db/client";
 import { secureDataDir } from "@/lib/db/data-dir-permissions";
 import { readEnv } from "@/lib/env";
 import { AppError, databaseUnavailable } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
 import { type BootstrapOptions, bootstrapDatabase } from "@/lib/runtime/bootstrap";
 
 export type ProcessDatabase = DatabaseHandle & { defaultTenant: Tenant };
@@ -30,7 +31,7 @@ export function getDatabase(): Promise<ProcessDatabase> {
       .catch((error: unknown) => {
         // The detail (an address, a path, a lock holder's pid) is for the operator's log; a caller
         // gets a 503 that says what is wrong without it.
-        console.error(`[switchboard] database not ready: ${(error as Error)?.message ?? String(error)}`);
+        log.error(`database not ready: ${(error as Error)?.message ?? String(error)}`);
         throw databaseUnavailable(error);
       });
     // A failed open must not be cached forever: the next request tries again.

@@ -13,6 +13,7 @@ import { AppError } from "@/lib/errors";
 import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { providerOptions } from "@/lib/oauth/authorization";
 import { ConnectionProvider } from "@/lib/oauth/stored-provider";
+import { log } from "@/lib/observability/log";
 import { readSecretValue } from "@/lib/secrets/secrets";
 import { recordCrashCalls } from "@/lib/servers/crash-attribution";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
@@ -240,7 +241,7 @@ export class ServerRuntime {
         await this.refreshCatalog(server, secrets).catch((error: unknown) => {
           if (this.removed.has(server.id)) return; // deleted meanwhile: its connection closed under it
           if (isDatabaseUnavailable(error)) throw error; // listed again once the database is back
-          console.error(`[switchboard] ${event.serverName}: discovery failed: ${(error as Error).message}`);
+          log.error(`${event.serverName}: discovery failed: ${(error as Error).message}`);
         });
         return;
       }
@@ -337,9 +338,7 @@ function chain(previous: Promise<void> | undefined, serverId: string, work: () =
   return (previous ?? Promise.resolve())
     .then(work)
     .then(() => undefined)
-    .catch((error: unknown) =>
-      console.error(`[switchboard] server ${serverId}: ${(error as Error).message}`),
-    );
+    .catch((error: unknown) => log.error({ serverId }, `server ${serverId}: ${(error as Error).message}`));
 }
 
 /** Deleted by another process before its server.deleted event reached this one: nothing to keep. */

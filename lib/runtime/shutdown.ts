@@ -4,6 +4,7 @@ import type postgres from "postgres";
 import { callsOnRecord } from "@/lib/calls/call-journal";
 import { failInterruptedCalls } from "@/lib/calls/recover-interrupted";
 import { readEnv } from "@/lib/env";
+import { log } from "@/lib/observability/log";
 import { stopTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { killAllGroupsNow } from "@/lib/upstream/transport/process-group";
@@ -55,19 +56,19 @@ export function installShutdownHandlers(): void {
 async function shutDown(signal: ShutdownSignal): Promise<void> {
   const graceSeconds = readGraceSeconds();
   shutdownGate.beginDraining();
-  console.log(
-    `[switchboard] ${signal}: shutting down. New calls are refused; ${shutdownGate.callsRunning} call(s) running get up to ${graceSeconds} s to finish (${signal} again stops at once).`,
+  log.info(
+    `${signal}: shutting down. New calls are refused; ${shutdownGate.callsRunning} call(s) running get up to ${graceSeconds} s to finish (${signal} again stops at once).`,
   );
   if (!(await shutdownGate.whenIdle(graceSeconds * 1000))) {
-    console.log(
-      `[switchboard] the grace period is over: ${shutdownGate.callsRunning} call(s) still running are stopped and recorded as failed`,
+    log.info(
+      `the grace period is over: ${shutdownGate.callsRunning} call(s) still running are stopped and recorded as failed`,
     );
     shutdownGate.interrupt();
     if (!(await shutdownGate.whenIdle(FINISH_WRITES_MS)))
-      console.error("[switchboard] some stopped calls were not written in time; they are ended below");
+      log.error("some stopped calls were not written in time; they are ended below");
   }
   const limit = setTimeout(() => {
-    console.error("[switchboard] shutting down took too long; exiting anyway");
+    log.error("shutting down took too long; exiting anyway");
     process.exit(1);
   }, CLOSE_LIMIT_MS);
   await step("the HTTP server", closeHttpServer);
@@ -77,12 +78,12 @@ async function shutDown(signal: ShutdownSignal): Promise<void> {
   // Last: the spans of everything above are exported (bounded by OTEL_BSP_EXPORT_TIMEOUT).
   await step("trace export", stopTracing);
   clearTimeout(limit);
-  console.log("[switchboard] shut down");
+  log.info("shut down");
   process.exit(0);
 }
 
 function stopAtOnce(signal: ShutdownSignal): void {
-  console.warn(`[switchboard] ${signal} again: stopping at once`);
+  log.warn(`${signal} again: stopping at once`);
   killAllGroupsNow();
   process.exit(signal === "SIGINT" ? 130 : 143);
 }
@@ -100,7 +101,7 @@ async function step(what: string, close: () => Promise<unknown>): Promise<void> 
   try {
     await close();
   } catch (error) {
-    console.error(`[switchboard] closing ${what} failed: ${(error as Error)?.message ?? String(error)}`);
+    log.error(`closing ${what} failed: ${(error as Error)?.message ?? String(error)}`);
   }
 }
 
@@ -128,7 +129,7 @@ async function endCallsLeftRunning(handle: ProcessDatabase): Promise<void> {
   const runners =
     handle.driver === "pglite" ? undefined : [await ownRunnerName(handle.client as postgres.Sql)];
   const ended = await failInterruptedCalls(handle.db, runners);
-  if (ended > 0) console.log(`[switchboard] ${ended} call(s) still running at shutdown marked failed`);
+  if (ended > 0) log.info(`${ended} call(s) still running at shutdown marked failed`);
 }
 
 async function ownRunnerName(client: postgres.Sql): Promise<string> {

@@ -11,6 +11,7 @@ import { DATABASE_RETRY_BACKOFF } from "@/lib/db/errors";
 import { readEnv } from "@/lib/env";
 import { startEventRelay } from "@/lib/events/record-event";
 import { listensOnLoopbackOnly } from "@/lib/http/listening";
+import { log } from "@/lib/observability/log";
 import { startProcessMetrics } from "@/lib/observability/metrics-endpoint";
 import { startTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
@@ -98,13 +99,11 @@ async function attemptStart(): Promise<boolean> {
     if (!progress.namesApplied) {
       // Names stored by an older rule (dots, over the budget) get today's, grants following.
       const renamed = await applyGatewayNamesEverywhere(db);
-      if (renamed > 0) console.log(`[switchboard] ${renamed} gateway tool names updated to the naming rule`);
+      if (renamed > 0) log.info(`${renamed} gateway tool names updated to the naming rule`);
       progress.namesApplied = true;
     }
     const runtime = await startServerRuntime(db);
-    console.log(
-      `[switchboard] database ready (${driver}); connection pool started (${runtime.pool.ids().length} servers)`,
-    );
+    log.info(`database ready (${driver}); connection pool started (${runtime.pool.ids().length} servers)`);
     // Once the pool runs: an approved call the last run did not start is started now, or expired.
     if (driver === "pglite" && !progress.approvedRecovered) {
       await recoverLeftApprovedCalls(db);
@@ -120,11 +119,11 @@ async function attemptStart(): Promise<boolean> {
 /** Logs a failed attempt — a line per new reason, or per minute while it lasts, so an outage does not flood the log. */
 function failedAttempt(dependency: Dependency, what: string, error: unknown): false {
   reportStartupProblem(dependency, error);
-  const line = `[switchboard] ${what} (trying again): ${(error as Error)?.message ?? String(error)}`;
+  const line = `${what} (trying again): ${(error as Error)?.message ?? String(error)}`;
   const now = Date.now();
   if (line !== progress.lastLogged.line || now - progress.lastLogged.at > 60_000) {
     progress.lastLogged = { line, at: now };
-    console.error(line);
+    log.error(line);
   }
   return false;
 }
@@ -140,26 +139,25 @@ async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
   if (dataDir) {
     const fromLog = await openCallIntents(db, path.join(dataDir, "call-intents.log")).catch(
       (error: unknown) => {
-        console.error(`[switchboard] call intent log not opened: ${(error as Error).message}`);
+        log.error(`call intent log not opened: ${(error as Error).message}`);
         return 0;
       },
     );
-    if (fromLog > 0) console.log(`[switchboard] ${fromLog} call(s) written from the intent log`);
+    if (fromLog > 0) log.info(`${fromLog} call(s) written from the intent log`);
   }
   const interrupted = await failInterruptedCalls(db).catch((error: unknown) => {
-    console.error(`[switchboard] interrupted calls not marked failed: ${(error as Error).message}`);
+    log.error(`interrupted calls not marked failed: ${(error as Error).message}`);
     return 0;
   });
-  if (interrupted > 0)
-    console.log(`[switchboard] ${interrupted} call(s) interrupted by the last stop marked failed`);
+  if (interrupted > 0) log.info(`${interrupted} call(s) interrupted by the last stop marked failed`);
 }
 
 async function recoverLeftApprovedCalls(db: ProcessDatabase["db"]): Promise<void> {
   const taken = await recoverApprovedCalls(db).catch((error: unknown) => {
-    console.error(`[switchboard] approved calls of the last run not recovered: ${(error as Error).message}`);
+    log.error(`approved calls of the last run not recovered: ${(error as Error).message}`);
     return 0;
   });
-  if (taken > 0) console.log(`[switchboard] ${taken} approved call(s) the last run did not start taken over`);
+  if (taken > 0) log.info(`${taken} approved call(s) the last run did not start taken over`);
 }
 
 /** Before anything connects: servers the policies no longer allow (an upgrade, a change elsewhere) are disabled. */
@@ -167,10 +165,10 @@ async function disableRefusedServersAtStart(db: ProcessDatabase["db"]): Promise<
   try {
     const refused = await disableServersRefusedAtStart(db);
     for (const server of refused) {
-      console.log(`[switchboard] disabled ${labelOfRefused(server)}: ${server.refusal.reason}`);
+      log.info(`disabled ${labelOfRefused(server)}: ${server.refusal.reason}`);
     }
   } catch (error) {
-    console.error(`[switchboard] the policy check of registered servers failed: ${(error as Error).message}`);
+    log.error(`the policy check of registered servers failed: ${(error as Error).message}`);
   }
 }
 
@@ -179,12 +177,12 @@ function warnIfStdioUserIsShutOut(): void {
   try {
     const blocking = folderBlockingChildren(process.cwd());
     if (blocking) {
-      console.warn(
-        `[switchboard] stdio servers run as ${readEnv().stdioUser}, who cannot enter ${blocking}: servers in ${process.cwd()} (the demo servers among them) cannot start. Give that folder the search bit (chmod o+x), move Switchboard, or set SWITCHBOARD_STDIO_USER.`,
+      log.warn(
+        `stdio servers run as ${readEnv().stdioUser}, who cannot enter ${blocking}: servers in ${process.cwd()} (the demo servers among them) cannot start. Give that folder the search bit (chmod o+x), move Switchboard, or set SWITCHBOARD_STDIO_USER.`,
       );
     }
   } catch (error) {
-    console.error(`[switchboard] stdio servers cannot start: ${(error as Error).message}`);
+    log.error(`stdio servers cannot start: ${(error as Error).message}`);
   }
 }
 
@@ -193,12 +191,10 @@ async function announceSetup(db: ProcessDatabase["db"]) {
   // Issued even on loopback: a visitor through a reverse proxy on this machine needs it too.
   const token = await issueSetupToken(db);
   if (listensOnLoopbackOnly()) {
-    console.log(
-      `[switchboard] first run: open ${url} on this machine to create the admin account (through a proxy, enter the setup token ${token})`,
+    log.info(
+      `first run: open ${url} on this machine to create the admin account (through a proxy, enter the setup token ${token})`,
     );
     return;
   }
-  console.log(
-    `[switchboard] first run: open ${url} and enter the setup token ${token} to create the admin account`,
-  );
+  log.info(`first run: open ${url} and enter the setup token ${token} to create the admin account`);
 }

@@ -1,5 +1,6 @@
 import { scrubValue } from "@/lib/calls/scrub";
 import type { AppError } from "@/lib/errors";
+import { rememberLogSecrets } from "@/lib/observability/log";
 import { type ConnectionConfig, displayUrl, formatCommandLine } from "./connection-config";
 import { ConnectionError, describeExit, type FailureContext } from "./connection-errors";
 import type { Handshake } from "./handshake";
@@ -46,6 +47,7 @@ export class ConnectionRecord {
   setSecrets(values: string[]): void {
     this.secrets = values;
     this.stderr.addSecrets(values);
+    rememberLogSecrets(values);
   }
 
   /** What the current attempt handed the server: what it could echo back (catalog, server info). */

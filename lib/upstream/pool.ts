@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Implementation } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@/lib/errors";
+import { log } from "@/lib/observability/log";
 import type { ConnectionConfig, ValueResolver } from "./connection-config";
 import type { ConnectionDiagnostics, ConnectionState, HealthResult, PoolEvent } from "./pool-events";
 import { type CallToolOptions, type ConnectionDeps, ServerConnection } from "./server-connection";
@@ -48,10 +49,16 @@ export class ConnectionPool {
       upstreamAuth: options.upstreamAuth,
       askOperator: options.askOperator,
       emit: (event) => {
+        // A server's stderr (already scrubbed of its secrets) into the server log, for the log pipeline.
+        if (event.type === "stderr")
+          log.debug(
+            { serverId: event.serverId, server: event.serverName, stream: "stderr" },
+            event.text.trimEnd(),
+          );
         try {
           onEvent?.(event);
         } catch (error) {
-          console.error("[switchboard] pool event listener failed", error);
+          log.error({ err: error }, "pool event listener failed");
         }
       },
       clientInfo: options.clientInfo ?? { name: "switchboard", version: "0.1.0" },

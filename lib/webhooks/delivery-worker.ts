@@ -4,6 +4,7 @@ import { webhookDeliveries, webhooks } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { subscribeEvents } from "@/lib/events/record-event";
+import { log } from "@/lib/observability/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { enqueueEventDeliveries } from "./deliveries";
 import { postWebhook } from "./webhook-fetch";
@@ -59,9 +60,7 @@ export class WebhookWorker {
             if (added > 0) this.nudge();
           },
           (error: unknown) =>
-            console.error(
-              `[switchboard] webhook deliveries of event ${event.id} not queued: ${(error as Error).message}`,
-            ),
+            log.error(`webhook deliveries of event ${event.id} not queued: ${(error as Error).message}`),
         );
     });
     this.timer = setInterval(() => this.nudge(), this.options.pollMs);
@@ -82,7 +81,7 @@ export class WebhookWorker {
         try {
           while (!this.stopped && (await this.deliverDue()) > 0) {}
         } catch (error) {
-          console.error(`[switchboard] webhook deliveries: ${(error as Error).message}`);
+          log.error(`webhook deliveries: ${(error as Error).message}`);
         }
       } while (this.again && !this.stopped);
     })().finally(() => {

@@ -8,6 +8,7 @@ import { POST as postCallRoute } from "@/app/api/v1/calls/route";
 import { approvals, calls, events } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { updateTool } from "@/lib/catalog/governed-tools";
+import { captureLogLines } from "@/lib/observability/log";
 import { getInstancePolicy, saveInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { putSecret } from "@/lib/secrets/secrets";
 import { updateServer } from "@/lib/servers/registry";
@@ -33,6 +34,7 @@ describe("secret canaries on the governed call path", () => {
   let world: CallsWorld;
   const seen: string[] = [];
   const logged: string[] = [];
+  let stopCapture: (() => void) | undefined;
 
   const post = async (body: unknown, headers: Record<string, string>) => {
     const res = await postCallRoute(
@@ -76,6 +78,8 @@ describe("secret canaries on the governed call path", () => {
         original(...args);
       });
     }
+    // The server log (lib/observability/log), at its most detailed: every line is searched too.
+    stopCapture = captureLogLines((line) => logged.push(line), "trace");
     world = await openCallsWorld("pglite");
     await putSecret(world.handle.db, {
       tenantId: world.tenantId,
@@ -103,6 +107,7 @@ describe("secret canaries on the governed call path", () => {
     }
   });
   afterAll(async () => {
+    stopCapture?.();
     await world?.close();
     vi.restoreAllMocks();
     vi.unstubAllEnvs();

@@ -12,6 +12,7 @@ import type { GatewaySession } from "@/lib/gateway/sessions/session";
 import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
+import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
 import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 
@@ -120,7 +121,7 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
       return true;
     }
     const appError = toAppError(error);
-    if (!isAppError(error)) console.error("[switchboard] gateway tool call failed", error);
+    if (!isAppError(error)) log.error({ err: error }, "gateway tool call failed");
     respond(
       res,
       200,

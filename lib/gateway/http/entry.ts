@@ -5,6 +5,7 @@ import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 import { checkRequest } from "@/lib/http/request-guard";
 import { securityHeaders } from "@/lib/http/security-headers";
+import { log } from "@/lib/observability/log";
 import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { answerDirectly } from "./direct";
 
@@ -53,7 +54,7 @@ async function serveNodeRequest(req: IncomingMessage, res: ServerResponse): Prom
   try {
     if (await answerDirectly(req, res)) return;
   } catch (error) {
-    console.error("[switchboard] gateway request failed", error);
+    log.error({ err: error }, "gateway request failed");
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
     res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
     return;

@@ -7,6 +7,7 @@ import type { Database } from "@/lib/db/client";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { subscribeEvents } from "@/lib/events/record-event";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { log } from "@/lib/observability/log";
 import { ProgressRelay, type ProgressSend } from "./progress";
 import { appErrorToToolResult, callToToolResult, rateLimitedToMcpError } from "./results";
 
@@ -71,7 +72,7 @@ export async function callThroughGateway(
     });
     const call = await Promise.race([outcome, recorded]);
     recorded.catch((error: unknown) => {
-      console.error("[switchboard] recording a gateway call's outcome failed", (error as Error)?.message);
+      log.error({ err: error }, "recording a gateway call's outcome failed");
     });
     // The wait may end early (a shutdown answers waiting calls at once): say how long it really was.
     return callToToolResult(call, { waitedSeconds: Math.round((Date.now() - startedAt) / 1000) });

@@ -4,6 +4,7 @@ import { executeCatalogRead } from "@/lib/calls/execute-catalog-read";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
+import { log } from "@/lib/observability/log";
 import { WAIT_CALL_TOOL } from "./results";
 
 /**
@@ -50,7 +51,7 @@ export async function readThroughGateway(
     throw error;
   }
   recorded.catch((error: unknown) => {
-    console.error("[switchboard] recording a gateway read's outcome failed", (error as Error)?.message);
+    log.error({ err: error }, "recording a gateway read's outcome failed");
   });
   return resultOrError(call, params.waitSeconds);
 }

@@ -4,6 +4,7 @@ import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { catalogScopeOf, permittedServers } from "@/lib/gateway/server/catalog";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
 import type { GatewaySession, ListName } from "./session";
 import type { SessionCap } from "./session-caps";
@@ -41,10 +42,7 @@ export function followWorkspaceChanges(sessions: () => Iterable<GatewaySession>)
             const affected = inWorkspace((s) => s.principal.principalId === event.subjectId);
             for (const session of affected) session.notifyListChanged(ALL_LISTS);
             void dropUnpermittedSubscriptions(affected).catch((error: unknown) =>
-              console.error(
-                "[switchboard] re-checking resource subscriptions failed",
-                (error as Error).message,
-              ),
+              log.error({ err: error }, "re-checking resource subscriptions failed"),
             );
             return;
           }

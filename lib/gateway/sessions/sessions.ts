@@ -3,6 +3,7 @@ import { readEnv } from "@/lib/env";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
 import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { log } from "@/lib/observability/log";
 import { processSingleton } from "@/lib/process-singleton";
 import { GatewaySession } from "./session";
 import { decideRoom, describeRefusal, type SessionCap } from "./session-caps";
@@ -111,7 +112,7 @@ class GatewaySessions {
     this.forget(session);
     void session.close();
     void recordSessionEvicted(db, session, { cap, idleMs: Date.now() - idleSince }).catch((error: unknown) =>
-      console.error("[switchboard] recording an evicted gateway session failed", (error as Error).message),
+      log.error({ err: error }, "recording an evicted gateway session failed"),
     );
   }
 
