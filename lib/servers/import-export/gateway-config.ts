@@ -2,6 +2,9 @@ import type { EffectClass } from "@/db/schema";
 import { GET_CALL_TOOL, WAIT_CALL_TOOL } from "@/lib/gateway/server/results";
 import { claudeCodeToolRule } from "./claude-code-names";
 import type { ClientEntry, ClientFormat, ClientInput } from "./client-formats";
+import { MCP_REMOTE_VERSION } from "./mcp-remote-version";
+
+export { MCP_REMOTE_VERSION };
 
 /**
  * The one entry an exported client configuration holds: Switchboard's gateway, authenticated with
@@ -15,11 +18,6 @@ const API_KEY_INPUT = "switchboard-api-key";
 // mcp-remote reads `${VAR}` in its --header argument from its environment. The whole
 // "Bearer …" value goes in the variable because Claude Desktop on Windows mangles spaces in args.
 const AUTH_HEADER_VARIABLE = "SWITCHBOARD_AUTH_HEADER";
-/**
- * The mcp-remote the Claude Desktop export runs: pinned to the version the client suite tests, so
- * an unreviewed release (npx -y fetches whatever is newest) never runs with the person's key.
- */
-export const MCP_REMOTE_VERSION = "0.15.1";
 
 export function gatewayEntry(format: ClientFormat, gatewayUrl: string): ClientEntry {
   const base: ClientEntry = {
