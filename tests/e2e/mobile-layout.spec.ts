@@ -31,6 +31,7 @@ const settingsPages = [
   "secrets",
   "approvals",
   "egress",
+  "limits",
   "webhooks",
   "gateway",
   "audit",
