@@ -46,13 +46,15 @@ const dashboardPages: Target[] = [
   { path: "/approvals", ready: heading("Approvals") },
   { path: "/events", ready: heading("Events") },
   { path: "/api", ready: async (page) => expect(page.getByRole("heading", { level: 1 })).toBeVisible() },
-  ...["members", "api-keys", "secrets", "approvals", "egress", "limits", "gateway", "audit", "instance"].map((tab) => ({
-    path: `/settings/${tab}`,
-    ready: async (page: Page) => {
-      await expect(page.getByRole("navigation", { name: "Settings" })).toBeVisible();
-      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    },
-  })),
+  ...["members", "api-keys", "secrets", "approvals", "egress", "limits", "gateway", "audit", "instance"].map(
+    (tab) => ({
+      path: `/settings/${tab}`,
+      ready: async (page: Page) => {
+        await expect(page.getByRole("navigation", { name: "Settings" })).toBeVisible();
+        await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      },
+    }),
+  ),
 ];
 
 const signedOutPages: Target[] = [

@@ -42,6 +42,8 @@ const publicRoutes: Record<string, string> = {
     "the OAuth discovery paths MCP clients probe after a 401 (rewritten here): a JSON 404 saying Switchboard takes API keys",
   "POST /oauth/no-authorization-server":
     "the OAuth client registration MCP clients try after a 401: the same JSON 404",
+  "GET /metrics":
+    "off unless SWITCHBOARD_METRICS=on (then its own token or an instance owner's admin key: tests/integration/metrics-endpoint.test.ts)",
 };
 /** What a public route answers a request with nothing in it. */
 const anonymousStatus: Record<string, number> = {
@@ -52,6 +54,8 @@ const anonymousStatus: Record<string, number> = {
   // Switchboard is no authorization server: there is nothing there, for anyone.
   "GET /oauth/no-authorization-server": 404,
   "POST /oauth/no-authorization-server": 404,
+  // Metrics are off by default: not there at all.
+  "GET /metrics": 404,
 };
 const publicActions: Record<string, string> = {
   signInAction: "signing in is how a session starts",
