@@ -47,7 +47,7 @@ export function OverviewView() {
         <ConnectionBadge status={status} />
       </div>
       {servers.data ? <NeedsAuthorizationBanner servers={servers.data} /> : null}
-      <div className="grid gap-4 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
           {servers.data ? (
             <ServersCard servers={servers.data} />
