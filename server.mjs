@@ -17,13 +17,28 @@ import { createServer } from "node:http";
 import next from "next";
 import pino from "pino";
 
-// Before Next.js and lib/observability/log.ts exist: JSON lines of the same shape, info and above
-// (these two lines are the listening address and why it could not listen).
-const log = pino({
-  name: "switchboard",
-  timestamp: pino.stdTimeFunctions.isoTime,
-  formatters: { level: (label) => ({ level: label }) },
-});
+// Before Next.js and lib/observability/log.ts exist: lines of the same shape, level and format
+// (these two lines are the listening address and why it could not listen). A value lib/env.ts
+// refuses falls back to the default here; the runtime's start-up says what is wrong with it.
+const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
+const wantedLevel = process.env.SWITCHBOARD_LOG_LEVEL?.trim().toLowerCase();
+const logFormat =
+  process.env.SWITCHBOARD_LOG_FORMAT?.trim() || (process.env.NODE_ENV === "development" ? "pretty" : "json");
+const log = pino(
+  {
+    name: "switchboard",
+    level: LOG_LEVELS.includes(wantedLevel) ? wantedLevel : "info",
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  },
+  logFormat === "pretty"
+    ? (await import("pino-pretty")).default({
+        sync: true,
+        translateTime: "SYS:HH:MM:ss.l",
+        ignore: "pid,hostname,name",
+      })
+    : undefined,
+);
 
 const hostname = process.env.HOST || "127.0.0.1";
 const port = Number(process.env.PORT || 3000);

@@ -12,6 +12,7 @@ import postgres from "postgres";
 import * as schema from "@/db/schema";
 import { acquireDataDirLock } from "./data-dir-lock";
 import { secureDataDir } from "./data-dir-permissions";
+import { timePreparedQueries } from "./query-timing";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 export type DatabaseDriver = "pglite" | "postgres";
@@ -38,6 +39,7 @@ const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 
 /** Opens and migrates a database. Callers own the handle; the app's handle lives in ./process-db. */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  timePreparedQueries();
   if (options.driver === "postgres") return openPostgres(options.url);
   return openPglite(options.dataDir, options.loadDataDir);
 }

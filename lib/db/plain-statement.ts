@@ -1,5 +1,6 @@
 import { processSingleton } from "@/lib/process-singleton";
 import type { Database } from "./client";
+import { type QueryOperation, queryOperation, timedQuery } from "./query-timing";
 
 /**
  * Statements on the hot path (the call journal), run in one round trip and one transaction, with
@@ -46,7 +47,20 @@ function prepare(client: PgliteClient, template: StatementTemplate): Promise<voi
 }
 
 /** Runs `statements` (arguments already rendered with `literal`) together; each one's rows, in order. */
-export async function runStatements<Row>(db: Database, statements: BoundStatement[]): Promise<Row[][]> {
+export function runStatements<Row>(db: Database, statements: BoundStatement[]): Promise<Row[][]> {
+  return timedQuery(
+    () => batchOperation(statements),
+    () => runTogether<Row>(db, statements),
+  );
+}
+
+/** A batch's verb for the query timing: its statements' one verb, or `other` when they differ. */
+function batchOperation(statements: BoundStatement[]): QueryOperation {
+  const verbs = new Set(statements.map(({ template }) => queryOperation(template.text)));
+  return verbs.size === 1 ? ([...verbs][0] ?? "other") : "other";
+}
+
+async function runTogether<Row>(db: Database, statements: BoundStatement[]): Promise<Row[][]> {
   const client = (db as unknown as { $client: PgliteClient | PostgresClient }).$client;
   if ("exec" in client) {
     for (const { template } of statements) await prepare(client, template);

@@ -6,7 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { getLimitsPolicy, principalLimits, serverLimits } from "./limits-policy";
-import { takeToken } from "./token-bucket";
+import { returnToken, takeToken } from "./token-bucket";
 
 /**
  * Whether a call the policy would let through (now or after an approval) is over a limit — checked
@@ -14,7 +14,8 @@ import { takeToken } from "./token-bucket";
  * refusal costs the downstream server and the approval queue nothing.
  *
  * Order: the counts first (calls in flight, calls waiting for approval), then the buckets, so a call
- * refused for its concurrency takes no token. Calls in flight are the `running` calls in the calls
+ * refused for its concurrency takes no token; a call the principal's bucket refuses gives the
+ * server's token back. Calls in flight are the `running` calls in the calls
  * table — what every process writes before it calls downstream — so the count holds across
  * processes; calls arriving at the same instant may both see room (the bound is approximate by the
  * arrivals of one moment, never by a leaked counter). Principal limits bind principals (agents);
@@ -64,15 +65,15 @@ export async function checkCallLimits(
         retryAfterSeconds: 1,
       };
   }
-  if (target && server?.callsPerMinute != null) {
-    const take = await takeToken(db, {
-      tenantId,
-      key: `server:${target.serverId}`,
-      perMinute: server.callsPerMinute,
-    });
+  const serverBucket =
+    target && server?.callsPerMinute != null
+      ? { tenantId, key: `server:${target.serverId}`, perMinute: server.callsPerMinute }
+      : undefined;
+  if (target && serverBucket) {
+    const take = await takeToken(db, serverBucket);
     if (!take.taken)
       return {
-        reason: `The server "${target.serverName}" is over its limit of ${server.callsPerMinute} calls per minute; try again in ${take.retryAfterSeconds} s. ${CHANGE_HINT}`,
+        reason: `The server "${target.serverName}" is over its limit of ${serverBucket.perMinute} calls per minute; try again in ${take.retryAfterSeconds} s. ${CHANGE_HINT}`,
         retryAfterSeconds: take.retryAfterSeconds,
       };
   }
@@ -82,11 +83,14 @@ export async function checkCallLimits(
       key: `principal:${requester.id}`,
       perMinute: principal.callsPerMinute,
     });
-    if (!take.taken)
+    if (!take.taken) {
+      // The call does not reach the server: its token goes back.
+      if (serverBucket) await returnToken(db, serverBucket);
       return {
         reason: `${who} is over its limit of ${principal.callsPerMinute} calls per minute; try again in ${take.retryAfterSeconds} s. ${CHANGE_HINT}`,
         retryAfterSeconds: take.retryAfterSeconds,
       };
+    }
   }
   return undefined;
 }

@@ -38,3 +38,17 @@ export async function takeToken(
   const missing = 1 - Number(row?.available ?? 0);
   return { taken: false, retryAfterSeconds: Math.max(1, Math.ceil(missing / perSecond)) };
 }
+
+/**
+ * Gives back a token taken for a call that another limit then refused, so one refusal does not
+ * also spend the first bucket's allowance. Never above the bucket's size.
+ */
+export async function returnToken(
+  db: Database,
+  params: { tenantId: string; key: string; perMinute: number },
+): Promise<void> {
+  await db
+    .update(rateBuckets)
+    .set({ tokens: sql`least(${params.perMinute}::float8, ${rateBuckets.tokens} + 1)` })
+    .where(and(eq(rateBuckets.tenantId, params.tenantId), eq(rateBuckets.key, params.key)));
+}

@@ -16,7 +16,8 @@ import { REDACTED } from "@/lib/upstream/transport/stderr";
  * Nothing secret reaches the output: header and key fields are redacted by path, Switchboard API
  * keys by their shape, and every secret value the process has resolved (workspace secrets, the
  * values handed to a downstream server) is replaced in the finished line, whatever field or error
- * message carried it — the same rule as stderr and recorded calls.
+ * message carried it — the same rule as stderr and recorded calls. A failed query's bound values
+ * are dropped whole, known or not: they may hold a value the process has not resolved yet.
  */
 
 export type LogContext = {
@@ -52,7 +53,17 @@ const REDACTED_PATHS = [
   "*.password",
   "*.token",
   "*.secret",
+  // A failed query's bound values (drizzle's DrizzleQueryError): a new secret, an agent's argument.
+  "err.params",
+  "err.cause.params",
 ];
+
+/**
+ * The same values in a failed query's message ("Failed query: …\nparams: a,b"), which also opens
+ * its stack: in the JSON-escaped line, everything after `params: ` up to the end of the string or
+ * the stack's first frame.
+ */
+const QUERY_PARAMS_PATTERN = /\\nparams: (?:(?!\\n {4}at )(?:[^"\\]|\\.))*/g;
 
 type LogState = {
   logger: Logger | undefined;
@@ -85,6 +96,7 @@ export function rememberLogSecrets(values: Iterable<string>): void {
 /** The finished line, scrubbed: longest secrets first, so one containing another goes whole. */
 export function scrubLogLine(line: string): string {
   let out = line.includes("sb_") ? line.replace(API_KEY_PATTERN, `sb_${REDACTED}`) : line;
+  if (out.includes("Failed query: ")) out = out.replace(QUERY_PARAMS_PATTERN, `\\nparams: ${REDACTED}`);
   if (state.secrets.size === 0) return out;
   state.sortedForms ??= [...state.secrets.values()].flat().sort((a, b) => b.length - a.length);
   for (const form of state.sortedForms) if (out.includes(form)) out = out.split(form).join(REDACTED);

@@ -4,6 +4,7 @@ import { count, eq } from "drizzle-orm";
 import { approvals } from "@/db/schema";
 import { resolveActor } from "@/lib/auth/actor";
 import type { Database } from "@/lib/db/client";
+import { observeQueryDurations } from "@/lib/db/query-timing";
 import { readEnv } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { processEventHub } from "@/lib/events/record-event";
@@ -22,6 +23,8 @@ import { processMetrics } from "./metrics";
 export function startProcessMetrics(): boolean {
   if (!readEnv().metrics.enabled) return false;
   startEventMetrics(processEventHub);
+  const { dbQueryDuration } = processMetrics();
+  observeQueryDurations((operation, seconds) => dbQueryDuration.observe({ operation }, seconds));
   return true;
 }
 

@@ -19,6 +19,8 @@ export const LABEL_CAP = 100;
 const callSeconds = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 // Approvals are waited for by people: seconds to a day.
 const approvalSeconds = [1, 5, 15, 30, 60, 120, 300, 600, 1800, 3600, 14_400, 86_400];
+// A statement: from a tenth of a millisecond (PGlite in process) to a lock held for seconds.
+const querySeconds = [0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const probeSeconds = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** A new set of metrics on a registry of its own; a process uses one (processMetrics), tests play several. */
@@ -91,6 +93,13 @@ export function createMetrics() {
       help: "Round trip of a health probe that got an answer.",
       labelNames: ["server"] as const,
       buckets: probeSeconds,
+      ...on,
+    }),
+    dbQueryDuration: new Histogram({
+      name: "switchboard_db_query_duration_seconds",
+      help: "Statements the application ran through its database layer, by operation (select, insert, update, delete, other); waiting for a pooled connection included.",
+      labelNames: ["operation"] as const,
+      buckets: querySeconds,
       ...on,
     }),
     sseSubscribers: new Gauge({

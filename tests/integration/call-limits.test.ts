@@ -108,6 +108,27 @@ describe.each(drivers)("call limits (%s)", (driver: DatabaseDriver) => {
     expect((await call(other, "local-tools__echo", { text: "free" })).outcome).toBe("succeeded");
   });
 
+  it("a call its principal's limit refuses does not spend the server's allowance", async () => {
+    const greedy = await newAgent("spends-nothing");
+    const other = await newAgent("gets-the-rest");
+    await setLimits({
+      principals: { "spends-nothing": { callsPerMinute: 1 } },
+      servers: { "local-tools": { callsPerMinute: 3 } },
+    });
+    expect((await call(greedy, "local-tools__echo", { text: "one" })).outcome).toBe("succeeded");
+    for (const text of ["refused", "refused again"])
+      await expect(call(greedy, "local-tools__echo", { text })).rejects.toMatchObject({
+        code: "rate_limited",
+        message: expect.stringContaining('principal "spends-nothing"'),
+      });
+    // The server ran one call of its three: the refused calls gave their tokens back.
+    expect((await call(other, "local-tools__echo", { text: "two" })).outcome).toBe("succeeded");
+    expect((await call(other, "local-tools__echo", { text: "three" })).outcome).toBe("succeeded");
+    await expect(call(other, "local-tools__echo", { text: "four" })).rejects.toMatchObject({
+      message: expect.stringContaining('server "local-tools" is over its limit of 3'),
+    });
+  });
+
   it("REST answers 429 with Retry-After and retryAfterSeconds", async () => {
     const agent = await newAgent("rest-limited");
     await setLimits({ principals: { "rest-limited": { callsPerMinute: 1 } } });

@@ -134,6 +134,22 @@ describe.each(drivers)("GET /metrics (%s)", (driver: DatabaseDriver) => {
     );
   });
 
+  it("times the statements a call runs, by operation, with their durations", async () => {
+    const query = "switchboard_db_query_duration_seconds";
+    const before = await scrape();
+    const ok = await call("local-tools__echo", { text: "timed" });
+    expect(ok.outcome).toBe("succeeded");
+    const after = await scrape();
+    // The policy's reads, and the call's record (its start and end written together when it ends fast).
+    for (const operation of ["select", "insert"]) {
+      const timed = after.count(query, { operation }) - before.count(query, { operation });
+      expect(timed, `${operation} statements timed`).toBeGreaterThan(0);
+    }
+    const seconds = after.sum(query, {}) - before.sum(query, {});
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThan(60);
+  });
+
   it("shows each connected server as up, the process's memory and its open event streams", async () => {
     const now = await scrape();
     expect(now.value("switchboard_server_up", { server: "local-tools" })).toBe(1);

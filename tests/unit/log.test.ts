@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Context, type ContextManager, context, ROOT_CONTEXT } from "@opentelemetry/api";
 import { BasicTracerProvider } from "@opentelemetry/sdk-trace-base";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { readEnv } from "@/lib/env";
 import {
@@ -84,6 +85,28 @@ describe("the server log", () => {
       "x-api-key": "[redacted]",
     });
     expect(line?.apiKey).toBe("[redacted]");
+  });
+
+  it("keeps a failed query's parameters out, whether the error or only its message is logged", () => {
+    // A value the scrubber cannot know yet: a new secret, or an agent's argument, in an insert that failed.
+    const value = `new-value-${Math.random().toString(36).slice(2)}`;
+    const cause = Object.assign(new Error('duplicate key value violates unique constraint "secrets_name"'), {
+      code: "23505",
+    });
+    const failed = new DrizzleQueryError(
+      'insert into "secrets" ("name", "value") values ($1, $2)',
+      ["db", value, `a first line\n${value} "quoted"`],
+      cause,
+    );
+    log.error({ err: failed }, "saving a secret failed");
+    log.error(`saving a secret failed: ${failed.message}`);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).not.toContain(value);
+      expect(line).toContain('insert into \\"secrets\\"');
+    }
+    // What went wrong stays readable: the database's own message is kept with the error.
+    expect(lines[0]).toContain("duplicate key value violates unique constraint");
   });
 
   it("adds the trace id while a span is active, and nothing when tracing is off", () => {
