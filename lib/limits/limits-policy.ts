@@ -12,7 +12,7 @@ import { parseOrThrow } from "@/lib/validation";
  * approval. `null` is unlimited. The defaults apply to every principal (server); an override names
  * one by its name and sets only the fields it lists (a field left out inherits the default, `null`
  * lifts the limit for that one). Names, not ids: they are what an admin reads and types, and both
- * are unique in a workspace; an override of a renamed principal or server no longer applies.
+ * are unique in a workspace; a server's override follows its rename (followServerRename).
  */
 
 /** The allowed ranges, said in every refusal: 0, negatives and absurd values are mistakes. */
@@ -137,4 +137,24 @@ function describeLimits(policy: LimitsPolicy): string {
     `${n(policy.server.concurrentCalls)} in flight; ${Object.keys(policy.principals).length} principal and ` +
     `${Object.keys(policy.servers).length} server overrides`
   );
+}
+
+/**
+ * A renamed server keeps its limits: its override moves to the new name (a principal cannot be
+ * renamed). Nothing to do when it had none; an override already under the new name (left by a
+ * deleted server of that name) is replaced.
+ */
+export async function followServerRename(
+  db: Queryable,
+  params: { tenantId: string; from: string; to: string; by: AuditActor },
+): Promise<void> {
+  const policy = await getLimitsPolicy(db, { tenantId: params.tenantId });
+  if (params.from === params.to || !Object.hasOwn(policy.servers, params.from)) return;
+  const { [params.from]: moved, ...others } = policy.servers;
+  const servers = { ...others, [params.to]: moved };
+  await db
+    .update(tenantPolicies)
+    .set({ policy: { ...policy, servers }, updatedAt: sql`now()` })
+    .where(and(eq(tenantPolicies.tenantId, params.tenantId), eq(tenantPolicies.kind, "limits")));
+  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "limits", by: params.by });
 }

@@ -6,6 +6,7 @@ import type { Database } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { AppError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
+import { followServerRename } from "@/lib/limits/limits-policy";
 import { getInstancePolicy } from "@/lib/policy/instance-policy-store";
 import { canReadFromEnv, type ServerPermit } from "@/lib/policy/server-policy";
 import { findSetSecretNames } from "@/lib/secrets/secrets";
@@ -123,6 +124,13 @@ export async function updateServer(
     if (isUniqueViolation(error)) throw nameTaken(config.name);
     throw error;
   }
+  if (config.name !== current.name)
+    await followServerRename(db, {
+      tenantId: params.tenantId,
+      from: current.name,
+      to: config.name,
+      by: params.authority.by,
+    });
   await recordServerChange(db, {
     tenantId: params.tenantId,
     type: "server.updated",

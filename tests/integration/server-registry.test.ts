@@ -3,6 +3,7 @@ import { mcpServers } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import type { DatabaseHandle } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { getLimitsPolicy, putLimitsPolicy } from "@/lib/limits/limits-policy";
 import { putSecret } from "@/lib/secrets/secrets";
 import { deleteServer, getServer, listServers, registerServer, updateServer } from "@/lib/servers/registry";
 import { ensureDefaultTenant } from "@/lib/tenancy/default-tenant";
@@ -74,6 +75,29 @@ describe.each(drivers)("server registry on %s", (driver) => {
     );
     expect(error.message).toContain('"local" already exists');
     expect((await getServer(handle.db, { tenantId, name: "local" })).transport).toBe("stdio");
+  });
+
+  it("keeps a server's limits when it is renamed", async () => {
+    await registerServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId,
+      input: { ...httpServer, name: "billing", auth: { type: "none" } },
+    });
+    await putLimitsPolicy(handle.db, {
+      tenantId,
+      input: { servers: { billing: { callsPerMinute: 30 }, other: { concurrentCalls: 2 } } },
+      by: null,
+    });
+    await updateServer(handle.db, {
+      authority: SYSTEM_AUTHORITY,
+      tenantId,
+      name: "billing",
+      patch: { name: "billing-eu" },
+    });
+    const { servers } = await getLimitsPolicy(handle.db, { tenantId });
+    expect(servers).toEqual({ "billing-eu": { callsPerMinute: 30 }, other: { concurrentCalls: 2 } });
+    await deleteServer(handle.db, { tenantId, name: "billing-eu", by: null });
+    await putLimitsPolicy(handle.db, { tenantId, input: {}, by: null });
   });
 
   it("patches fields, switches transport and keeps the result valid", async () => {
