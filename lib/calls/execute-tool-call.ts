@@ -3,7 +3,7 @@ import { findMatchingAllowRule } from "@/lib/approvals/allow-rule-match";
 import { withdrawPendingCall } from "@/lib/approvals/close-pending";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { checkCallLimits, refusedOverLimit } from "@/lib/limits/call-limits";
+import { checkCallLimits, type LimitRefusal, refusedOverLimit } from "@/lib/limits/call-limits";
 import { withSpan } from "@/lib/observability/traces";
 import { type ApprovalPolicy, getApprovalPolicy } from "@/lib/policy/approval-rules";
 import { decisionCache } from "@/lib/policy/decision-cache";
@@ -87,7 +87,8 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
   const repeated = await findRepeatedCall(db, { ...callKey, arguments: scrubbed });
   if (repeated) return followCall(db, params, repeated, { waitMs: request.waitMs, isOwnRequest: false });
 
-  const { decision, policy, target, allowedByRule, overLimit } = await withSpan(
+  const callId = crypto.randomUUID();
+  const { decision, policy, target, allowedByRule, overLimit, releaseInFlight } = await withSpan(
     "switchboard.policy_decision",
     { "switchboard.tool": request.tool },
     async (span) => {
@@ -100,28 +101,57 @@ async function executeAcceptedToolCall(db: Database, params: ExecuteToolCallPara
       });
       const decided: Decision = rule ? { kind: "allow" } : gated.decision;
       // Before the approval queue and the downstream server see it: a call over a limit is refused at once.
-      const over = await checkCallLimits(db, { ...scope, target: gated.target, decision: decided });
+      const { refusal: over, release } = await checkCallLimits(db, {
+        ...scope,
+        callId,
+        target: gated.target,
+        decision: decided,
+      });
       const final: Decision = over ? { kind: "deny", reason: over.reason, code: "rate_limited" } : decided;
       span?.setAttributes({
         "switchboard.decision": over ? "rate_limited" : final.kind,
         "switchboard.allowed_by_rule": rule !== undefined,
       });
-      return { ...gated, decision: final, allowedByRule: rule, overLimit: over };
+      return { ...gated, decision: final, allowedByRule: rule, overLimit: over, releaseInFlight: release };
     },
   );
-  const callId = crypto.randomUUID();
-  const newCall: NewCall = {
-    ...callKey,
-    id: callId,
-    target,
-    decision,
-    arguments: scrubbed,
-    sealedArguments: needsSealing(request.arguments, scrubbed)
-      ? sealArguments(request.arguments, { tenantId: params.tenantId, callId })
-      : null,
-    expirySeconds: policy.expirySeconds,
-    allowedByRule,
-  };
+  // A call admitted to run now stays in flight (for the limits) until this request is done with it.
+  try {
+    return await recordAndFollow(db, params, {
+      request,
+      newCall: {
+        ...callKey,
+        id: callId,
+        target,
+        decision,
+        arguments: scrubbed,
+        sealedArguments: needsSealing(request.arguments, scrubbed)
+          ? sealArguments(request.arguments, { tenantId: params.tenantId, callId })
+          : null,
+        expirySeconds: policy.expirySeconds,
+        allowedByRule,
+      },
+      target,
+      overLimit,
+    });
+  } finally {
+    releaseInFlight();
+  }
+}
+
+/** Records the decided call, then runs it, waits for its decision or reports its refusal. */
+async function recordAndFollow(
+  db: Database,
+  params: ExecuteToolCallParams,
+  decided: {
+    request: z.infer<typeof callRequestSchema>;
+    newCall: NewCall;
+    target: CallTarget | undefined;
+    overLimit: LimitRefusal | undefined;
+  },
+): Promise<CallDto> {
+  const { request, newCall, target, overLimit } = decided;
+  const { decision, allowedByRule, id: callId } = newCall;
   // A rule-allowed call is recorded as approved (naming its rule) and run like one; the journal's
   // fast start below writes no rule.
   if (decision.kind === "allow" && target && request.idempotencyKey === undefined && !allowedByRule) {

@@ -2,6 +2,7 @@ import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { type CallStatus, calls, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
+import { holdInFlight } from "@/lib/limits/in-flight";
 import { log } from "@/lib/observability/log";
 import { withSpan } from "@/lib/observability/traces";
 import { getServerRuntime } from "@/lib/runtime/server-runtime";
@@ -69,15 +70,25 @@ export async function runApprovedCall(
     await expireUnstartedCalls(db, { tenantId: params.tenantId, callIds: [params.callId] });
     return undefined;
   }
-  let view: CallView | undefined = params.fresh ? { ...params.fresh.view, call: claimed } : undefined;
+  // In flight on this process until it ends: the calls-in-flight limits count it (lib/limits).
+  const release = holdInFlight(claimed.id, {
+    tenantId: claimed.tenantId,
+    requesterId: claimed.requesterId,
+    serverId: claimed.serverId,
+  });
   try {
-    view ??= await loadCallView(db, { tenantId: claimed.tenantId, callId: claimed.id });
-    if (view) await recordCallEvent(db, view, { type: "call.started" });
-  } catch (error) {
-    const outcome: Outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
-    return finishCall(db, claimed, view, outcome, params.onOutcome);
+    let view: CallView | undefined = params.fresh ? { ...params.fresh.view, call: claimed } : undefined;
+    try {
+      view ??= await loadCallView(db, { tenantId: claimed.tenantId, callId: claimed.id });
+      if (view) await recordCallEvent(db, view, { type: "call.started" });
+    } catch (error) {
+      const outcome: Outcome = { kind: "error", ...internalFailure(claimed.id, error), durationMs: null };
+      return await finishCall(db, claimed, view, outcome, params.onOutcome);
+    }
+    return await runClaimedCall(db, { ...params, call: claimed, view, target: params.fresh?.target });
+  } finally {
+    release();
   }
-  return runClaimedCall(db, { ...params, call: claimed, view, target: params.fresh?.target });
 }
 
 /**

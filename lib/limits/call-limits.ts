@@ -1,10 +1,11 @@
-import { and, count, eq, min } from "drizzle-orm";
+import { and, count, eq, min, sql } from "drizzle-orm";
 import { approvals, calls } from "@/db/schema";
 import type { CallTarget, Decision } from "@/lib/calls/call-decision";
 import type { Requester } from "@/lib/calls/requester";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { decisionCache } from "@/lib/policy/decision-cache";
+import { countInFlight, holdInFlight } from "./in-flight";
 import { getLimitsPolicy, principalLimits, serverLimits } from "./limits-policy";
 import { returnToken, takeToken } from "./token-bucket";
 
@@ -15,29 +16,70 @@ import { returnToken, takeToken } from "./token-bucket";
  *
  * Order: the counts first (calls in flight, calls waiting for approval), then the buckets, so a call
  * refused for its concurrency takes no token; a call the principal's bucket refuses gives the
- * server's token back. Calls in flight are the `running` calls in the calls
- * table — what every process writes before it calls downstream — so the count holds across
- * processes; calls arriving at the same instant may both see room (the bound is approximate by the
- * arrivals of one moment, never by a leaked counter). Principal limits bind principals (agents);
- * server limits bind every caller, operators included.
+ * server's token back.
+ *
+ * Calls in flight: this process's own are counted exactly (lib/limits/in-flight.ts: a call that runs
+ * now is held from this check to its end), other processes' are their `running` rows in the calls
+ * table — written before they call downstream — so calls arriving at two processes at the same
+ * instant may both see the last slot (a bound passed by the arrivals of one moment, never by a
+ * leaked counter). Principal limits bind principals (agents); server limits bind every caller,
+ * operators included.
  */
 
 export type LimitRefusal = { reason: string; retryAfterSeconds: number };
+/** A refusal, or the call admitted: `release` ends its hold on a slot in flight (once it has run). */
+export type LimitCheck = { refusal: LimitRefusal | undefined; release: () => void };
 
 const CHANGE_HINT = "A workspace admin can change the limits in Settings → Limits.";
 
 export async function checkCallLimits(
   db: Database,
-  params: { tenantId: string; requester: Requester; target: CallTarget | undefined; decision: Decision },
+  params: {
+    tenantId: string;
+    callId: string;
+    requester: Requester;
+    target: CallTarget | undefined;
+    decision: Decision;
+  },
+): Promise<LimitCheck> {
+  const { tenantId, callId, requester, target, decision } = params;
+  if (decision.kind !== "allow" || !target)
+    return { refusal: await findRefusal(db, { ...params, here: undefined }), release: () => {} };
+  // Counted and held in one synchronous step, before any await: calls of this process arriving
+  // together see each other. Held whether or not a limit applies now, so one set later counts it.
+  const here = {
+    principal: countInFlight({ tenantId, requesterId: requester.id }),
+    server: countInFlight({ tenantId, serverId: target.serverId }),
+  };
+  const release = holdInFlight(callId, { tenantId, requesterId: requester.id, serverId: target.serverId });
+  try {
+    const refusal = await findRefusal(db, { ...params, here });
+    if (refusal) release();
+    return { refusal, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+async function findRefusal(
+  db: Database,
+  params: {
+    tenantId: string;
+    requester: Requester;
+    target: CallTarget | undefined;
+    decision: Decision;
+    /** This process's calls in flight, counted before this one was held (a call that runs now). */
+    here: { principal: number; server: number } | undefined;
+  },
 ): Promise<LimitRefusal | undefined> {
-  const { tenantId, requester, target, decision } = params;
+  const { tenantId, requester, target, decision, here } = params;
   if (decision.kind === "deny") return undefined;
   // Per process, dropped by the `policy.changed` event a change records (lib/policy/decision-cache).
   const policy = await decisionCache.get(tenantId, "limits-policy", () => getLimitsPolicy(db, { tenantId }));
   const principal = requester.kind === "principal" ? principalLimits(policy, requester.name) : undefined;
   const server = target ? serverLimits(policy, target.serverName) : undefined;
   const who = `The principal "${requester.name}"`;
-  const runsNow = decision.kind === "allow";
 
   if (decision.kind === "needs_approval" && principal?.pendingApprovals != null) {
     const { waiting, firstExpiry } = await countPending(db, { tenantId, requesterId: requester.id });
@@ -49,16 +91,17 @@ export async function checkCallLimits(
       };
     }
   }
-  if (runsNow && principal?.concurrentCalls != null) {
-    const running = await countRunning(db, { tenantId, requesterId: requester.id });
+  if (here && principal?.concurrentCalls != null) {
+    const running =
+      here.principal + (await countRunningElsewhere(db, { tenantId, requesterId: requester.id }));
     if (running >= principal.concurrentCalls)
       return {
         reason: `${who} has ${running} calls in flight, its limit (${principal.concurrentCalls}); try again when one ends. ${CHANGE_HINT}`,
         retryAfterSeconds: 1,
       };
   }
-  if (runsNow && target && server?.concurrentCalls != null) {
-    const running = await countRunning(db, { tenantId, serverId: target.serverId });
+  if (here && target && server?.concurrentCalls != null) {
+    const running = here.server + (await countRunningElsewhere(db, { tenantId, serverId: target.serverId }));
     if (running >= server.concurrentCalls)
       return {
         reason: `The server "${target.serverName}" has ${running} calls in flight, its limit (${server.concurrentCalls}); try again when one ends. ${CHANGE_HINT}`,
@@ -95,7 +138,8 @@ export async function checkCallLimits(
   return undefined;
 }
 
-async function countRunning(
+/** Running calls other processes run (this process's own are counted in memory: in-flight.ts). */
+async function countRunningElsewhere(
   db: Database,
   params: { tenantId: string; requesterId?: string; serverId?: string },
 ): Promise<number> {
@@ -106,6 +150,7 @@ async function countRunning(
       and(
         eq(calls.tenantId, params.tenantId),
         eq(calls.status, "running"),
+        sql`${calls.runner} is distinct from current_setting('application_name')`,
         params.requesterId !== undefined ? eq(calls.requesterId, params.requesterId) : undefined,
         params.serverId !== undefined ? eq(calls.serverId, params.serverId) : undefined,
       ),

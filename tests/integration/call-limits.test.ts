@@ -193,6 +193,23 @@ describe.each(drivers)("call limits (%s)", (driver: DatabaseDriver) => {
     expect((await call(agent, "local-tools__echo", { text: "after" })).outcome).toBe("succeeded");
   });
 
+  it("calls arriving together never pass the calls in flight, however fast they end", async () => {
+    const agent = await newAgent("all-at-once");
+    await setLimits({ principals: { "all-at-once": { concurrentCalls: 2 } } });
+    // Fast calls, sent in one burst: none is on record as running when the others are checked.
+    const settled = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => call(agent, "local-tools__echo", { text: `burst ${i}` })),
+    );
+    const ran = settled.filter((s) => s.status === "fulfilled" && s.value.outcome === "succeeded");
+    const refused = settled.filter(
+      (s) => s.status === "rejected" && (s.reason as { code?: string }).code === "rate_limited",
+    );
+    expect(ran).toHaveLength(2);
+    expect(refused).toHaveLength(6);
+    // Nothing stays held: once they have ended, the next call runs.
+    expect((await call(agent, "local-tools__echo", { text: "after the burst" })).outcome).toBe("succeeded");
+  });
+
   it("a server at its calls in flight refuses every caller, operators too", async () => {
     const agent = await newAgent("server-in-flight");
     const admin: Requester = { kind: "operator", id: world.admin.userId, name: "Admin", role: "admin" };
