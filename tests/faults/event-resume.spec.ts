@@ -5,10 +5,10 @@ import {
   allowFixtureServers,
   type Cluster,
   countDir,
-  countingServer,
   countLines,
   createAgent,
   postCall,
+  registerCountingReadServer,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -37,23 +37,8 @@ test.beforeAll(async () => {
   const [a] = cluster.processes as [SwitchboardProcess];
   await allowFixtureServers(a);
   countFile = path.join(countDir(), "count.log");
-  const registered = await a.api("POST", "/api/v1/servers", countingServer("counting", countFile));
-  expect(registered.status, await registered.clone().text()).toBe(201);
   // The tool is unclassified until an admin says what it does: as a read it needs no approval.
-  let toolId: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await a.api("GET", "/api/v1/tools?q=counting__record");
-        const { tools } = (await res.json()) as { tools: Array<{ id: string; gatewayName: string }> };
-        toolId = tools.find((t) => t.gatewayName === "counting__record")?.id;
-        return toolId;
-      },
-      { timeout: 60_000 },
-    )
-    .toBeTruthy();
-  const classified = await a.api("PATCH", `/api/v1/tools/${toolId}`, { effect: "read" });
-  expect(classified.status, await classified.clone().text()).toBe(200);
+  await registerCountingReadServer(a, "counting", countFile);
   agentKey = await createAgent(a, "writer", ["counting__*"]);
 });
 

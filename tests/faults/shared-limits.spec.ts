@@ -4,10 +4,10 @@ import {
   allowFixtureServers,
   type Cluster,
   countDir,
-  countingServer,
   countLines,
   createAgent,
   postCall,
+  registerCountingReadServer,
   type SwitchboardProcess,
   startCluster,
 } from "../fixtures/cluster";
@@ -35,23 +35,8 @@ test.beforeAll(async () => {
   [a, b] = cluster.processes as [SwitchboardProcess, SwitchboardProcess];
   await allowFixtureServers(a);
   countFile = path.join(countDir(), "count.log");
-  const registered = await a.api("POST", "/api/v1/servers", countingServer("limited", countFile));
-  expect(registered.status, await registered.clone().text()).toBe(201);
-  let toolId: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const res = await a.api("GET", "/api/v1/tools?q=limited__record");
-        const { tools } = (await res.json()) as { tools: Array<{ id: string; gatewayName: string }> };
-        toolId = tools.find((t) => t.gatewayName === "limited__record")?.id;
-        return toolId;
-      },
-      { timeout: 60_000 },
-    )
-    .toBeTruthy();
   // A read needs no approval: every call either runs at once or is refused by the limit.
-  const classified = await a.api("PATCH", `/api/v1/tools/${toolId}`, { effect: "read" });
-  expect(classified.status, await classified.clone().text()).toBe(200);
+  await registerCountingReadServer(a, "limited", countFile);
   agentKey = await createAgent(a, "bursty", ["limited__*"]);
   const limited = await a.api("PUT", "/api/v1/policy/limits", {
     principals: { bursty: { callsPerMinute: PER_MINUTE } },
