@@ -10,6 +10,7 @@ import { listeningAddresses, listensOnLoopbackOnly } from "@/lib/http/listening"
 import { recordPolicyChange } from "@/lib/policy/policy-events";
 import { getPrincipalRowOrThrow } from "@/lib/principals/principals";
 import { parseOrThrow } from "@/lib/validation";
+import { mergeGatewayPolicy } from "./gateway-policy-row";
 import { HELD_ELSEWHERE } from "./messages";
 
 /**
@@ -110,14 +111,7 @@ export async function putGatewaySettings(
       });
     }
     const policy: GatewaySettingsInput = { loopbackPrincipalId: principal?.id ?? null };
-    await tx
-      .insert(tenantPolicies)
-      .values({ tenantId, kind: "gateway", policy })
-      .onConflictDoUpdate({
-        target: [tenantPolicies.tenantId, tenantPolicies.kind],
-        // Merged, not replaced: the row holds the name budget too (name-budget.ts).
-        set: { policy: sql`${tenantPolicies.policy} || excluded.policy`, updatedAt: sql`now()` },
-      });
+    await mergeGatewayPolicy(tx, { tenantId, fields: policy });
     if (before?.id === principal?.id) return;
     await recordPolicyChange(tx, { tenantId, subject: "gateway" });
     await recordAudit(tx, {

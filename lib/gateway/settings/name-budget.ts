@@ -1,12 +1,11 @@
-import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { tenantPolicies } from "@/db/schema";
 import { type Actor, actorId } from "@/lib/auth/actor";
 import { recordAudit } from "@/lib/auth/audit";
 import { applyGatewayNamesIn } from "@/lib/catalog/apply-gateway-names";
 import { gatewayNameBudgetSchema, readGatewayNameBudget } from "@/lib/catalog/gateway-name-budget";
 import type { Database } from "@/lib/db/client";
 import { parseOrThrow } from "@/lib/validation";
+import { mergeGatewayPolicy } from "./gateway-policy-row";
 import { type GatewaySettings, getGatewaySettings } from "./loopback-mapping";
 
 /**
@@ -31,15 +30,7 @@ export async function putGatewayNameBudget(
   );
   await db.transaction(async (tx) => {
     const before = await readGatewayNameBudget(tx, { tenantId });
-    const policy = { gatewayNameBudget };
-    await tx
-      .insert(tenantPolicies)
-      .values({ tenantId, kind: "gateway", policy })
-      // Merged: the row holds the loopback mapping too (loopback-mapping.ts).
-      .onConflictDoUpdate({
-        target: [tenantPolicies.tenantId, tenantPolicies.kind],
-        set: { policy: sql`${tenantPolicies.policy} || excluded.policy`, updatedAt: sql`now()` },
-      });
+    await mergeGatewayPolicy(tx, { tenantId, fields: { gatewayNameBudget } });
     if (before === gatewayNameBudget) return;
     const renames = await applyGatewayNamesIn(tx, { tenantId, budget: gatewayNameBudget });
     await recordAudit(tx, {
