@@ -6,6 +6,8 @@
 //                   → local-tools: what a proxy that does no work per call costs
 //   gateway /mcp    SDK clients → Switchboard /mcp → pooled stdio local-tools; every call authorized,
 //                   recorded and its result stored
+//   gateway /mcp/servers/local-tools
+//                   the same through the per-server endpoint (the server's own tool names)
 // Every call echoes a unique token and the bench checks each answer is its own request's. On Linux
 // it also prints the CPU each call cost the bench's clients and the serving processes (the server
 // and its children, from /proc): on a machine with few cores, their sum bounds calls/s.
@@ -311,7 +313,15 @@ async function main() {
     const gatewayClients = await Promise.all(
       Array.from({ length: 8 }, () => httpClient(switchboard.url, auth)),
     );
-    closers.push(...[...httpClients, ...relayClients, ...gatewayClients].map((c) => () => c.close()));
+    const perServerUrl = `${switchboard.url}/servers/local-tools`;
+    const perServerClients = await Promise.all(
+      Array.from({ length: 8 }, () => httpClient(perServerUrl, auth)),
+    );
+    closers.push(
+      ...[...httpClients, ...relayClients, ...gatewayClients, ...perServerClients].map(
+        (c) => () => c.close(),
+      ),
+    );
 
     for (const clients of [1, 8]) {
       const callers = (list: Client[], tool: string) =>
@@ -321,6 +331,7 @@ async function main() {
       rows.push(await measure("direct HTTP", callers(httpClients, "echo"), http.child.pid));
       rows.push(await measure("relay proxy", callers(relayClients, "echo"), relay.child.pid));
       rows.push(await measure("gateway /mcp", callers(gatewayClients, "local-tools__echo"), switchboard.pid));
+      rows.push(await measure("gateway /mcp/servers/…", callers(perServerClients, "echo"), switchboard.pid));
     }
   } finally {
     for (const close of closers.reverse()) await close().catch(() => {});
