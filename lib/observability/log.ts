@@ -59,11 +59,31 @@ const REDACTED_PATHS = [
 ];
 
 /**
- * The same values in a failed query's message ("Failed query: …\nparams: a,b"), which also opens
- * its stack: in the JSON-escaped line, everything after `params: ` up to the end of the string or
- * the stack's first frame.
+ * The same values in a failed query's message ("Failed query: …\nparams: a,b") written into a
+ * string field: everything after `params: ` to the end of the JSON string. Not up to the next
+ * stack frame — a parameter can hold "\n    at " itself; an error object keeps its frames because
+ * serializeError has already cut the exact values out of its message and stack.
  */
-const QUERY_PARAMS_PATTERN = /\\nparams: (?:(?!\\n {4}at )(?:[^"\\]|\\.))*/g;
+const QUERY_PARAMS_PATTERN = /\\nparams: (?:[^"\\]|\\.)*/g;
+
+/**
+ * pino's error serializer, with a failed query's bound values (drizzle's DrizzleQueryError, here
+ * or down the cause chain) cut out of the message and the stack, where drizzle put them verbatim.
+ * Cut whole, "params:" too, so the line pattern below finds nothing left to cut (a marker left in
+ * their place could be forged by a parameter); `err.params` itself is redacted by path.
+ */
+function serializeError(error: unknown): unknown {
+  const serialized = pino.stdSerializers.err(error as Error);
+  const shown: string[] = [];
+  for (let link = error, depth = 0; link instanceof Error && depth < 10; link = link.cause, depth++) {
+    const params = (link as { params?: unknown }).params;
+    if (Array.isArray(params) && params.length > 0) shown.push(`\nparams: ${params}`);
+  }
+  if (shown.length === 0) return serialized;
+  const cut = (text: string | undefined) =>
+    text === undefined ? text : shown.reduce((out, part) => out.split(part).join(""), text);
+  return { ...serialized, message: cut(serialized.message), stack: cut(serialized.stack) };
+}
 
 type LogState = {
   logger: Logger | undefined;
@@ -125,6 +145,7 @@ function rootLogger(): Logger {
       level: settings.level,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: serializeError },
       redact: { paths: REDACTED_PATHS, censor: REDACTED },
       hooks: { streamWrite: scrubLogLine },
       mixin: contextFields,

@@ -109,6 +109,22 @@ describe("the server log", () => {
     expect(lines[0]).toContain("duplicate key value violates unique constraint");
   });
 
+  it("keeps a failed query's parameters out even when one looks like the start of a stack frame", () => {
+    // A parameter is whatever an agent or an operator sent: it can hold "\n    at " on purpose.
+    const value = `after-frame-${Math.random().toString(36).slice(2)}`;
+    const failed = new DrizzleQueryError(
+      'insert into "calls" ("arguments") values ($1)',
+      [`x\n    at fake (file.js:1:1)\n${value}`],
+      new Error("value too long for type character varying(10)"),
+    );
+    log.error({ err: failed }, "recording a call failed");
+    log.error(`recording a call failed: ${failed.message}`);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).not.toContain(value);
+    // The error's own frames still say where it came from.
+    expect(parsed()[0]?.err.stack).toMatch(/\n {4}at /);
+  });
+
   it("adds the trace id while a span is active, and nothing when tracing is off", () => {
     const storage = new AsyncLocalStorage<Context>();
     const manager: ContextManager = {
