@@ -115,6 +115,21 @@ export async function resolveGatewayName(
   params: { tenantId: string; scope: GatewayScope; name: string },
 ): Promise<string> {
   if (params.scope === "all") return params.name;
+  const { server } = params.scope;
+  // Cached like the call path's other look-ups (a rename is a catalog.changed or server.updated,
+  // which drops it); a miss is not kept, so unknown names cost a query and fill nothing.
+  const found = await decisionCache.get(
+    params.tenantId,
+    `gateway-name:${JSON.stringify([server, params.name])}`,
+    () => findGatewayName(db, { tenantId: params.tenantId, server, name: params.name }),
+  );
+  return found ?? `${server}__${params.name}`;
+}
+
+async function findGatewayName(
+  db: Database,
+  params: { tenantId: string; server: string; name: string },
+): Promise<string | undefined> {
   const [row] = await db
     .select({ gatewayName: tools.gatewayName })
     .from(tools)
@@ -122,11 +137,11 @@ export async function resolveGatewayName(
     .where(
       and(
         eq(tools.tenantId, params.tenantId),
-        eq(mcpServers.name, params.scope.server),
+        eq(mcpServers.name, params.server),
         eq(tools.name, params.name),
         isNull(tools.removedAt),
       ),
     )
     .limit(1);
-  return row?.gatewayName ?? `${params.scope.server}__${params.name}`;
+  return row?.gatewayName;
 }

@@ -84,13 +84,17 @@ describe.each(drivers)("gateway names (%s)", (driver) => {
       }),
       { params: Promise.resolve({}) },
     );
-  const listAs = async (key: string): Promise<{ client: Client; tools: Tool[] }> => {
+  const connectAs = async (key: string, path = "/mcp"): Promise<Client> => {
     const client = new Client({ name: "names-test", version: "1.0.0" });
     await client.connect(
-      new StreamableHTTPClientTransport(new URL("/mcp", listener.base), {
+      new StreamableHTTPClientTransport(new URL(path, listener.base), {
         requestInit: { headers: { Authorization: `Bearer ${key}` } },
       }),
     );
+    return client;
+  };
+  const listAs = async (key: string): Promise<{ client: Client; tools: Tool[] }> => {
+    const client = await connectAs(key);
     return { client, tools: (await client.listTools()).tools };
   };
 
@@ -173,6 +177,13 @@ describe.each(drivers)("gateway names (%s)", (driver) => {
       by: null,
     });
 
+    // On the per-server endpoint a tool goes by its own name, whatever its gateway name is: called
+    // once before the rename (so the name it stands for is looked up and kept), once after.
+    const perServer = await connectAs(exact.key, `/mcp/servers/${SERVER}`);
+    const callOwnName = async (word: string) =>
+      text(await perServer.callTool({ name: LONG, arguments: { text: word } }));
+    expect(await callOwnName("before")).toBe(`${LONG}: before`);
+
     // A client connected before the change hears that its tool list changed.
     const { client: listening, tools: before } = await listAs(wildcard.key);
     let changes = 0;
@@ -188,8 +199,10 @@ describe.each(drivers)("gateway names (%s)", (driver) => {
       const after = (await listening.listTools()).tools.map((t) => t.name);
       expect(after).toContain(LONG_PLAIN);
       expect(after).not.toContain(LONG_SHORT);
+      expect(await callOwnName("after")).toBe(`${LONG}: after`);
     } finally {
       await listening.close();
+      await perServer.close();
     }
     expect(
       ((await response.json()) as { settings: { gatewayNameBudget: number } }).settings.gatewayNameBudget,
