@@ -64,7 +64,7 @@ export async function listServerTools(
     .orderBy(asc(tools.name));
   const names = [...new Set(rows.map((row) => row.tool.gatewayName))];
   const namesakes = names.length === 0 ? [] : await listLiveTools(db, params.tenantId, names);
-  return rows.map((row) => toToolDto(row, namesakes));
+  return rows.map((row) => toToolDto(row, byGatewayName(namesakes)));
 }
 
 /** Every tool of the workspace across servers (the gateway's and the grants page's view). */
@@ -80,7 +80,7 @@ export async function listAllTools(
       and(eq(tools.tenantId, params.tenantId), params.includeRemoved ? undefined : isNull(tools.removedAt)),
     )
     .orderBy(asc(mcpServers.name), asc(tools.name));
-  const live = rows.filter((row) => row.tool.removedAt === null);
+  const live = byGatewayName(rows.filter((row) => row.tool.removedAt === null));
   return rows.map((row) => toToolDto(row, live));
 }
 
@@ -94,7 +94,18 @@ function listLiveTools(db: Queryable, tenantId: string, gatewayNames: string[]):
     );
 }
 
-function toToolDto({ tool, serverName }: ToolRow, live: ToolRow[]): ToolDto {
+/** Live tools grouped by gateway name: each tool's namesakes in one look-up (10,000 tools → 10,000, not 10⁸, steps). */
+function byGatewayName(live: ToolRow[]): Map<string, ToolRow[]> {
+  const groups = new Map<string, ToolRow[]>();
+  for (const row of live) {
+    const group = groups.get(row.tool.gatewayName);
+    if (group) group.push(row);
+    else groups.set(row.tool.gatewayName, [row]);
+  }
+  return groups;
+}
+
+function toToolDto({ tool, serverName }: ToolRow, live: Map<string, ToolRow[]>): ToolDto {
   const definition = tool.definition;
   const annotations = definition.annotations as Definition | undefined;
   const text = (value: unknown) => (typeof value === "string" ? value : null);
@@ -120,8 +131,8 @@ function toToolDto({ tool, serverName }: ToolRow, live: ToolRow[]): ToolDto {
     conflictsWith:
       tool.removedAt !== null
         ? []
-        : live
-            .filter((other) => other.tool.gatewayName === tool.gatewayName && other.tool.id !== tool.id)
+        : (live.get(tool.gatewayName) ?? [])
+            .filter((other) => other.tool.id !== tool.id)
             .map((other) => ({ serverName: other.serverName, toolName: other.tool.name })),
   };
 }

@@ -7,7 +7,7 @@ import { authenticateGateway } from "@/lib/gateway/auth";
 import { MAX_BODY_BYTES } from "@/lib/gateway/handler";
 import { type CallerSend, gatewayCaller } from "@/lib/gateway/server/caller";
 import { answerToolCall } from "@/lib/gateway/server/server";
-import { gatewayScopeOf } from "@/lib/gateway/server/tools";
+import { type GatewayScope, gatewayScopeOf, gatewayToolsJson } from "@/lib/gateway/server/tools";
 import type { GatewaySession } from "@/lib/gateway/sessions/session";
 import { gatewaySessions } from "@/lib/gateway/sessions/sessions";
 import { tooLarge } from "@/lib/http/read-json";
@@ -24,7 +24,9 @@ import { isShuttingDown } from "@/lib/runtime/shutdown-state";
  *
  * Only a request that could need nothing more is taken here: one JSON-RPC `tools/call` with no
  * progress token, from a session whose client declared none of sampling, elicitation and roots
- * (nothing can be asked back mid-call) or from no session at all. A downstream log message during
+ * (nothing can be asked back mid-call) or from no session at all; and a `tools/list` without a
+ * cursor, from any session, written from the principal's cached list as JSON made once (10,000
+ * tools are ~5 MB, which the SDK's server and transport would validate and write again each time). A downstream log message during
  * such a call goes to the session's GET stream, as any message unrelated to a request would.
  * Everything else — and every request this path would have to refuse — is declined (false) and
  * answered by the full handler (gateway.ts), which gives the same answers and the same errors.
@@ -41,6 +43,19 @@ const plainToolCall = z.object({
     _meta: z.looseObject({ progressToken: z.undefined() }).optional(),
   }),
 });
+
+/**
+ * A tools/list of the first (and only) page: answered from the principal's cached list and its
+ * JSON (lib/gateway/server/tools), never asks the client anything, so from any session.
+ */
+const plainToolList = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: z.union([z.string(), z.number().int()]),
+  method: z.literal("tools/list"),
+  params: z.looseObject({ cursor: z.undefined() }).optional(),
+});
+
+const plainRequest = z.discriminatedUnion("method", [plainToolCall, plainToolList]);
 
 /** The Node request, with the body this path read, for the full handler to use when it declines. */
 type DeclinableRequest = IncomingMessage & { rawBody?: Buffer };
@@ -61,7 +76,7 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
     return true;
   }
   req.rawBody = body;
-  const message = parseToolCall(body);
+  const message = parsePlainRequest(body);
   if (!message) return false;
 
   const headers = webHeaders(req);
@@ -70,7 +85,7 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
   const sessionId = req.headers["mcp-session-id"];
   const session = typeof sessionId === "string" ? gatewaySessions.get(sessionId) : undefined;
   // Before authenticating: a declined request is authenticated again by the full handler.
-  if (session && !session.answersPlainly()) return false;
+  if (session && message.method === "tools/call" && !session.answersPlainly()) return false;
   let db: Awaited<ReturnType<typeof getDatabase>>["db"];
   let principal: Awaited<ReturnType<typeof authenticateGateway>>;
   try {
@@ -80,6 +95,11 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
     return false; // refused or no database: the full handler says why
   }
   if (session && session.admits(principal, scope) !== "yes") return false;
+  const sessionHeader: Record<string, string> = session ? { "mcp-session-id": session.id } : {};
+  if (message.method === "tools/list") {
+    await answerToolList(res, { db, principal, scope, session, id: message.id, headers: sessionHeader });
+    return true;
+  }
 
   const controller = new AbortController();
   const finish = session?.beginDirectCall(message.id, controller) ?? (() => {});
@@ -88,7 +108,6 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
     if (!res.writableFinished) controller.abort();
     finish();
   });
-  const sessionHeader: Record<string, string> = session ? { "mcp-session-id": session.id } : {};
   try {
     const result = await answerToolCall(
       db,
@@ -132,6 +151,42 @@ export async function answerDirectly(req: DeclinableRequest, res: ServerResponse
   return true;
 }
 
+async function answerToolList(
+  res: ServerResponse,
+  params: {
+    db: Awaited<ReturnType<typeof getDatabase>>["db"];
+    principal: Awaited<ReturnType<typeof authenticateGateway>>;
+    scope: GatewayScope;
+    session: GatewaySession | undefined;
+    id: string | number;
+    headers: Record<string, string>;
+  },
+): Promise<void> {
+  const { principal, session, id, headers } = params;
+  const finish = session?.hold() ?? (() => {});
+  try {
+    const tools = await gatewayToolsJson(params.db, { ...principal, scope: params.scope });
+    // Written around the shared JSON, which is never copied.
+    const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"tools":`);
+    const tail = Buffer.from("}}");
+    res.writeHead(200, {
+      "content-type": "application/json",
+      "content-length": head.byteLength + tools.byteLength + tail.byteLength,
+      ...headers,
+    });
+    res.write(head);
+    res.write(tools);
+    res.end(tail);
+  } catch (error) {
+    // As the SDK server answers a handler that throws (the database went away, say).
+    if (!isAppError(error)) log.error({ err: error }, "gateway tools/list failed");
+    const { message } = toAppError(error);
+    respond(res, 200, { jsonrpc: "2.0", id, error: { code: -32603, message } }, headers);
+  } finally {
+    finish();
+  }
+}
+
 /** The streamable HTTP rule (Accept lists both) and a JSON body; otherwise the full handler refuses it. */
 function acceptsPlainJson(req: IncomingMessage): boolean {
   const accept = req.headers.accept ?? "";
@@ -162,9 +217,9 @@ function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   });
 }
 
-function parseToolCall(body: Buffer): z.infer<typeof plainToolCall> | undefined {
+function parsePlainRequest(body: Buffer): z.infer<typeof plainRequest> | undefined {
   try {
-    const parsed = plainToolCall.safeParse(JSON.parse(body.toString("utf8")));
+    const parsed = plainRequest.safeParse(JSON.parse(body.toString("utf8")));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

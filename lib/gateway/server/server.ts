@@ -64,6 +64,7 @@ export function buildGatewayServer(db: Database, context: GatewayContext): Serve
 function registerToolHandlers(server: Server, db: Database, context: GatewayContext): void {
   const { principal, scope } = context;
 
+  // Also answered by gateway-direct (lib/gateway/http/direct.ts), from the same cached list.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     // Returned as plain objects: nothing here goes through a schema library (see gateway-tools).
     tools: [

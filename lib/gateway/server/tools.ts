@@ -8,6 +8,7 @@ import type { Database } from "@/lib/db/client";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grant-patterns";
+import { metaTools } from "./meta-tools";
 
 /**
  * What the gateway advertises: the principal's granted, enabled, live tools of enabled servers.
@@ -37,17 +38,41 @@ export async function listGatewayTools(
   db: Database,
   params: { tenantId: string; principalId: string; scope: GatewayScope },
 ): Promise<Tool[]> {
-  const { tenantId, principalId } = params;
-  // From the call path's cache: clients list again after every list_changed, and the events that
-  // send it are the ones that drop these.
-  const [all, grants] = await Promise.all([
-    decisionCache.get(tenantId, "governed-tools", () => listGovernedTools(db, { tenantId })),
-    principalGrants(db, { tenantId, principalId }),
-  ]);
-  return all
-    .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
-    .filter((tool) => params.scope === "all" || tool.serverName === params.scope.server)
-    .map((tool) => toGatewayTool(tool, params.scope === "all" ? tool.gatewayName : tool.name));
+  const { tenantId, principalId, scope } = params;
+  // Built once per principal and endpoint and kept with the call path's look-ups: clients list again
+  // after every list_changed, and the events that send it are the ones that drop these. A
+  // principal granted everything of 10,000 tools is 10,000 grant checks and definitions to copy.
+  const key = `gateway-tools:${JSON.stringify([principalId, scope === "all" ? null : scope.server])}`;
+  return decisionCache.get(tenantId, key, async () => {
+    const [all, grants] = await Promise.all([
+      decisionCache.get(tenantId, "governed-tools", () => listGovernedTools(db, { tenantId })),
+      principalGrants(db, { tenantId, principalId }),
+    ]);
+    return all
+      .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
+      .filter((tool) => scope === "all" || tool.serverName === scope.server)
+      .map((tool) => toGatewayTool(tool, scope === "all" ? tool.gatewayName : tool.name));
+  });
+}
+
+/** The JSON of a cached list, made once: 10,000 tools are ~5 MB of it, longer to write than to send. */
+const listJson = new WeakMap<Tool[], Buffer>();
+
+/**
+ * A tools/list result's `tools`, as UTF-8 JSON: Switchboard's own tools, then the principal's (what
+ * gateway-direct answers tools/list with). Kept as long as the list it was made from, no longer.
+ */
+export async function gatewayToolsJson(
+  db: Database,
+  params: { tenantId: string; principalId: string; scope: GatewayScope },
+): Promise<Buffer> {
+  const list = await listGatewayTools(db, params);
+  let json = listJson.get(list);
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify([...metaTools, ...list]));
+    listJson.set(list, json);
+  }
+  return json;
 }
 
 /** A tool the governed path would run: live, enabled, on an enabled server, not a name conflict. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, Progress, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { approvals, calls, events } from "@/db/schema";
@@ -124,6 +124,51 @@ describe.each(drivers)("the MCP gateway (in-process, %s)", (driver) => {
     expect(record?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
     const slow = tools.find((t) => t.name === "fixture__slow");
     expect(slow?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: true });
+  });
+
+  it("answers tools/list as the full handler does, and a reclassified tool's hints change at once", async () => {
+    const list = async (params?: unknown) => {
+      const response = await fetch(new URL("/mcp", listener.base), {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${world.agent.key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: "list-1", method: "tools/list", params }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+      return (await response.json()) as { id: string; result: { tools: Tool[] } };
+    };
+    // Without a cursor the front door answers from the cached list; with one (which the gateway
+    // ignores: it has one page) the SDK's server does.
+    const direct = await list();
+    expect(direct.id).toBe("list-1");
+    expect(direct).toEqual(await list({ cursor: "ignored" }));
+    const annotationsOf = (answer: { result: { tools: Tool[] } }) =>
+      answer.result.tools.find((t) => t.name === "fixture__slow")?.annotations;
+    expect(annotationsOf(direct)).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      openWorldHint: true,
+    });
+
+    const slowId = await world.toolId("fixture__slow");
+    await updateTool(world.handle.db, {
+      tenantId: world.tenantId,
+      id: slowId,
+      input: { effect: "destructive" },
+    });
+    try {
+      expect(annotationsOf(await list())).toEqual({ readOnlyHint: false, destructiveHint: true });
+    } finally {
+      await updateTool(world.handle.db, {
+        tenantId: world.tenantId,
+        id: slowId,
+        input: { effect: "external-write" },
+      });
+    }
   });
 
   it("serves one server under its tools' own names on /mcp/servers/{name}", async () => {
