@@ -31,6 +31,15 @@ const INVALIDATING = new Set<RecordedEvent["type"]>([
 /** The namespace of API key → principal answers (keyed by the key's hash). */
 export const API_KEYS = "api-keys";
 
+/**
+ * The namespace of a workspace's tool catalog as the gateway reads it (10,000 tools take seconds to
+ * read on PGlite): dropped with the workspace's when the catalog, a server, a tool's settings or the
+ * gateway's naming change — not when grants, principals, keys, secrets, limits or the approval
+ * policy do, which the catalog does not depend on.
+ */
+export const catalogNamespace = (tenantId: string) => `catalog:${tenantId}`;
+const KEEPS_CATALOG = new Set(["grants", "principal", "api_key", "approval_policy", "secret", "limits"]);
+
 type Entry = { value: Promise<unknown>; storedAt: number };
 
 class DecisionCache {
@@ -40,6 +49,8 @@ class DecisionCache {
     subscribeEvents((event) => {
       if (!INVALIDATING.has(event.type)) return;
       this.invalidate(event.tenantId);
+      if (event.type !== "policy.changed" || !KEEPS_CATALOG.has(event.subject))
+        this.invalidate(catalogNamespace(event.tenantId));
       if (event.type === "policy.changed" && (event.subject === "api_key" || event.subject === "principal"))
         this.invalidate(API_KEYS);
     });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { processEventHub } from "@/lib/events/record-event";
-import { API_KEYS, decisionCache } from "@/lib/policy/decision-cache";
+import { API_KEYS, catalogNamespace, decisionCache } from "@/lib/policy/decision-cache";
 
 let nextId = 1_000_000;
 function publish(event: Record<string, unknown> & { type: string }, tenantId = "t1"): void {
@@ -42,6 +42,26 @@ describe("the decision cache", () => {
       publish({ type, serverId: "s", serverName: "s" }, "t3");
       await decisionCache.get("t3", `target:${type}`, target.load);
       expect(target.calls(), type).toBe(2);
+    }
+  });
+
+  it("keeps the workspace's catalog across policy changes that do not touch tools", async () => {
+    const catalog = counter();
+    const read = () => decisionCache.get(catalogNamespace("t6"), "governed-tools", catalog.load);
+    await read();
+    for (const subject of ["grants", "principal", "api_key", "approval_policy", "secret", "limits"])
+      publish({ type: "policy.changed", subject, subjectId: null }, "t6");
+    expect(await read()).toBe(1);
+    // A tool's own settings, the gateway's naming, the catalog and servers do.
+    let expected = 1;
+    for (const event of [
+      { type: "policy.changed", subject: "tool", subjectId: "x" },
+      { type: "policy.changed", subject: "gateway", subjectId: null },
+      { type: "catalog.changed", serverId: "s", serverName: "s" },
+      { type: "server.updated", serverId: "s", serverName: "s" },
+    ]) {
+      publish(event, "t6");
+      expect(await read(), JSON.stringify(event)).toBe(++expected);
     }
   });
 

@@ -5,7 +5,7 @@ import { principalGrants } from "@/lib/calls/call-decision";
 import { type GovernedToolDto, listGovernedTools } from "@/lib/catalog/governed-tools";
 import { isPlainGatewayName } from "@/lib/catalog/naming";
 import type { Database } from "@/lib/db/client";
-import { decisionCache } from "@/lib/policy/decision-cache";
+import { catalogNamespace, decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grant-patterns";
 import { metaTools } from "./meta-tools";
@@ -45,7 +45,9 @@ export async function listGatewayTools(
   const key = `gateway-tools:${JSON.stringify([principalId, scope === "all" ? null : scope.server])}`;
   return decisionCache.get(tenantId, key, async () => {
     const [all, grants] = await Promise.all([
-      decisionCache.get(tenantId, "governed-tools", () => listGovernedTools(db, { tenantId })),
+      decisionCache.get(catalogNamespace(tenantId), "governed-tools", () =>
+        listGovernedTools(db, { tenantId }),
+      ),
       principalGrants(db, { tenantId, principalId }),
     ]);
     return all
