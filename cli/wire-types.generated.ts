@@ -319,8 +319,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * The tool catalog across servers
-     * @description Each tool with its enforced effect, the server's hints and its approval rule.
+     * The tool catalog across servers, a page at a time
+     * @description Each tool with its enforced effect, the server's hints and its approval rule, in gateway-name order (then id), 100 a page unless `limit` says otherwise. Follow `nextCursor` for the next page: while nothing changes, every matching tool comes exactly once. Removed tools are not listed. A bad `limit`, `effect`, `status` or `cursor` is a 400 naming the field.
      *
      *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
      */
@@ -4465,8 +4465,18 @@ export interface operations {
   listTools: {
     parameters: {
       query?: {
-        /** @description Matches the name, gateway name, server, title or description. */
+        /** @description Case-insensitive substring of the gateway name, name, server, title or description. */
         q?: string;
+        /** @description Only this server's tools (its name, exactly). */
+        server?: string;
+        /** @description The effect an admin classified the tool as; unclassified = nobody has (enforced as external-write, needs review). */
+        effect?: "read" | "write" | "external-write" | "destructive" | "unclassified";
+        /** @description enabled or disabled (the tool's own switch), or quarantined. */
+        status?: "enabled" | "disabled" | "quarantined";
+        /** @description Tools per page, 100 unless given, at most 500. */
+        limit?: number;
+        /** @description nextCursor of the previous page; leave out for the first page. */
+        cursor?: string;
       };
       header?: never;
       path?: never;
@@ -4474,7 +4484,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description By server, then name. */
+      /** @description One page of the matching tools. */
       200: {
         headers: {
           [name: string]: unknown;
@@ -4482,6 +4492,10 @@ export interface operations {
         content: {
           "application/json": {
             tools: components["schemas"]["GovernedTool"][];
+            /** @description Pass as `cursor` for the next page; null after the last. */
+            nextCursor: string | null;
+            /** @description Tools matching the filters, across all pages. */
+            total: number;
           };
         };
       };

@@ -14,6 +14,12 @@ type Answer<Op extends keyof operations, Status extends number = 200> =
 
 export type EffectClass = Schemas["Effect"];
 export type ToolWire = Schemas["GovernedTool"];
+export type ToolPageWire = Answer<"listTools">;
+/** The filters of GET /api/v1/tools (all but limit and cursor, which paging sets). */
+export type ToolFiltersWire = Omit<
+  NonNullable<operations["listTools"]["parameters"]["query"]>,
+  "limit" | "cursor"
+>;
 export type CallStatus = Schemas["CallSummary"]["status"];
 export type Party = Schemas["Party"];
 

@@ -1,5 +1,6 @@
 import type { ApiClient } from "../api-client";
 import { usageError } from "../errors";
+import { listTools } from "./tool-pages";
 
 type PropertySchema = { type?: string | string[] };
 
@@ -19,9 +20,8 @@ export async function coerceArguments(
 
 async function readProperties(client: ApiClient, tool: string): Promise<Record<string, PropertySchema>> {
   try {
-    const { tools } = await client.get<{
-      tools: Array<{ gatewayName: string; definition?: Record<string, unknown> }>;
-    }>("/api/v1/tools");
+    // The search narrows to tools whose names contain it; the exact name is picked from those.
+    const tools = await listTools(client, { q: tool });
     const schema = tools.find((t) => t.gatewayName === tool)?.definition?.inputSchema as
       | { properties?: Record<string, PropertySchema> }
       | undefined;

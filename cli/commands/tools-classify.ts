@@ -22,7 +22,8 @@ type ClassifyOptions = {
 
 export function registerClassify(
   tools: Command,
-  listTools: (client: ApiClient) => Promise<ToolWire[]>,
+  /** every tool, or only `server`'s */
+  listTools: (client: ApiClient, server: string | undefined) => Promise<ToolWire[]>,
 ): void {
   withJsonOption(
     tools
@@ -49,7 +50,7 @@ export function registerClassify(
   ).action(async (args: string[], options: ClassifyOptions, command: Command) => {
     const { client, json } = contextOf(command);
     const { names, effect } = splitArguments(args, options.effect);
-    const catalog = await listTools(client);
+    const catalog = await listTools(client, options.server);
     const targets = names.map((name) => findTool(catalog, name, options.server));
     const patch = {
       effect: effect === "unclassified" ? null : effect,

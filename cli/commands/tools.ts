@@ -1,23 +1,38 @@
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { type ApiClient, segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
 import { CliError } from "../errors";
 import { print, printJson, renderTable } from "../output";
-import type { EffectClass, ToolWire } from "../wire-types";
+import type { EffectClass, ToolFiltersWire, ToolWire } from "../wire-types";
+import { listTools } from "./tool-pages";
 import { registerClassify } from "./tools-classify";
+
+const effectFilters = ["read", "write", "external-write", "destructive", "unclassified"] as const;
+const statusFilters = ["enabled", "disabled", "quarantined"] as const;
+type ListOptions = Omit<ToolFiltersWire, "q"> & { search?: string; limit?: number };
 
 /** The catalog across servers and how each tool is governed (GET/PATCH /api/v1/tools). */
 export function registerTools(program: Command): void {
   const tools = program.command("tools").description("the tools of all servers, and their effect classes");
 
-  withJsonOption(tools.command("list").description("list tools across servers with their enforced effect"))
+  withJsonOption(
+    tools.command("list").description("list tools across servers with their enforced effect (every page)"),
+  )
     .option("--server <name>", "only this server's tools")
-    .option("-q, --search <text>", "only tools whose name or description contains this")
-    .action(async (options: { server?: string; search?: string }, command: Command) => {
+    .option("-q, --search <text>", "only tools whose name, server, title or description contains this")
+    .addOption(
+      new Option("--effect <effect>", "only tools classified so (unclassified: not yet)").choices(
+        effectFilters,
+      ),
+    )
+    .addOption(
+      new Option("--status <status>", "only enabled, disabled or quarantined tools").choices(statusFilters),
+    )
+    .option("--limit <n>", "at most this many tools (default: all of them)", parseCount)
+    .action(async (options: ListOptions, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const rows = (await listTools(client, options.search)).filter(
-        (tool) => !options.server || tool.serverName === options.server,
-      );
+      const { search: q, server, effect, status } = options;
+      const rows = await listTools(client, { q, server, effect, status }, options.limit);
       if (json) return printJson(rows);
       if (rows.length === 0) return print("No tools found.");
       print(
@@ -51,7 +66,7 @@ export function registerTools(program: Command): void {
 
   registerQuarantine(tools);
 
-  registerClassify(tools, (client) => listTools(client));
+  registerClassify(tools, (client, server) => listTools(client, { server }));
 }
 
 function registerQuarantine(tools: Command): void {
@@ -94,17 +109,24 @@ async function patchTool(
   return body.tool;
 }
 
-export async function listTools(client: ApiClient, search?: string): Promise<ToolWire[]> {
-  const body = await client.get<{ tools: ToolWire[] }>("/api/v1/tools", { q: search });
-  return body.tools;
-}
-
 /** A tool by gateway name or id; the PATCH route takes the id. */
 async function findTool(client: ApiClient, name: string): Promise<ToolWire> {
-  const tools = await listTools(client);
-  const tool = tools.find((t) => t.id === name || t.gatewayName === name);
-  if (!tool) throw new CliError(`There is no tool "${name}". See switchboard tools list.`);
-  return tool;
+  // The search narrows to tools whose names contain it; the exact name is picked from those.
+  const named = (await listTools(client, { q: name })).find((t) => t.gatewayName === name);
+  if (named) return named;
+  try {
+    return (await client.get<{ tool: ToolWire }>(`/api/v1/tools/${segment(name)}`)).tool;
+  } catch (error) {
+    if (error instanceof CliError && error.status === 404)
+      throw new CliError(`There is no tool "${name}". See switchboard tools list.`);
+    throw error;
+  }
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`expected a whole number of tools, 1 or more, got "${value}".`);
+  return Number(value);
 }
 
 const enforcedEffect = (tool: ToolWire): EffectClass =>

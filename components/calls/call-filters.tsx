@@ -2,20 +2,17 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { serversListQuery } from "@/components/servers/server-queries";
+import { fetchAllTools } from "@/components/tools/tool-queries";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { CallKind, CallOutcome, CallSummary } from "@/lib/calls/types";
-import type { GovernedToolDto } from "@/lib/catalog/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 import type { PrincipalDto } from "@/lib/principals/types";
 import { callKinds, callOutcomes } from "./call-format";
 import type { CallFilters as Filters } from "./call-queries";
 
 // Option lists change rarely; they are not polled here.
-const tools = {
-  queryKey: ["tools", "filter-options"],
-  queryFn: () => fetchJson<{ tools: GovernedToolDto[] }>("/api/v1/tools").then((r) => r.tools),
-};
+const tools = { queryKey: ["tools", "filter-options"], queryFn: () => fetchAllTools() };
 const principals = {
   queryKey: ["principals", "filter-options"],
   queryFn: () => fetchJson<{ principals: PrincipalDto[] }>("/api/v1/principals").then((r) => r.principals),

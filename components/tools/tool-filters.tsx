@@ -1,48 +1,137 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { serversListQuery } from "@/components/servers/server-queries";
+import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { effectOrder } from "./effects";
+import type { ToolFilters as Filters } from "./tool-queries";
 
-export type ToolFilter = { q: string; server: string; isReviewOnly: boolean };
+/** Typing settles this long before the search goes to the server. */
+const SEARCH_DELAY_MS = 250;
 
-/** Search (name, description, server), one server or all, and "only what needs a decision". */
+const effectOptions: [string, string][] = [
+  ["unclassified", "Unclassified (needs review)"],
+  ...effectOrder.map((effect): [string, string] => [effect, effect]),
+];
+const statusOptions: [string, string][] = [
+  ["enabled", "Enabled"],
+  ["disabled", "Disabled"],
+  ["quarantined", "Quarantined"],
+];
+export const noFilters: Filters = { q: "", server: "", effect: "", status: "" };
+
+/** Search (name, description, server), one server, one effect, one state: all applied by the server. */
 export function ToolFilters({
-  filter,
-  servers,
+  filters,
   onChange,
 }: {
-  filter: ToolFilter;
-  servers: string[];
-  onChange: (filter: ToolFilter) => void;
+  filters: Filters;
+  onChange: (patch: Partial<Filters>) => void;
 }) {
+  // Server names change rarely; they are not polled here.
+  const { data: servers } = useQuery({ ...serversListQuery(), refetchInterval: false });
+  const isFiltered = Object.values(filters).some(Boolean);
+
   return (
-    <div className="mb-4 flex flex-wrap items-center gap-3">
+    <fieldset className="mb-4 flex flex-wrap items-end gap-3">
+      <legend className="sr-only">Filter tools</legend>
+      <SearchBox value={filters.q} onChange={(q) => onChange({ q })} />
+      <Select
+        label="Server"
+        value={filters.server}
+        onChange={(server) => onChange({ server })}
+        options={(servers ?? []).map((s) => [s.name, s.name])}
+        anyLabel="All servers"
+      />
+      <Select
+        label="Effect"
+        value={filters.effect}
+        onChange={(effect) => onChange({ effect })}
+        options={effectOptions}
+        anyLabel="Any effect"
+      />
+      <Select
+        label="State"
+        value={filters.status}
+        onChange={(status) => onChange({ status })}
+        options={statusOptions}
+        anyLabel="Any state"
+      />
+      {isFiltered ? (
+        <Button variant="ghost" onClick={() => onChange(noFilters)}>
+          Clear filters
+        </Button>
+      ) : null}
+    </fieldset>
+  );
+}
+
+/** Applies what was typed once typing pauses; follows the URL when it changes elsewhere (Back, Clear). */
+function SearchBox({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const [text, setText] = useState(value);
+  const [applied, setApplied] = useState(value);
+  if (value !== applied) {
+    setApplied(value);
+    setText(value);
+  }
+  const change = useRef(onChange);
+  change.current = onChange;
+  useEffect(() => {
+    if (text === applied) return;
+    const timer = setTimeout(() => change.current(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text, applied]);
+
+  return (
+    <label className="block min-w-64 flex-1 text-xs font-medium text-slate-600 sm:max-w-sm">
+      Search
       <input
         type="search"
         aria-label="Search tools"
-        placeholder="Search by name, description or server"
-        value={filter.q}
-        onChange={(event) => onChange({ ...filter, q: event.target.value })}
-        className={`${inputClass} max-w-sm`}
+        placeholder="Name, description or server"
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") change.current(text);
+        }}
+        className={`${inputClass} mt-1`}
       />
+    </label>
+  );
+}
+
+function Select({
+  label,
+  value,
+  options,
+  anyLabel,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  options: [string, string][];
+  anyLabel: string;
+  onChange: (value: string) => void;
+}) {
+  // A value from the URL that is not (or no longer) among the options stays selectable.
+  const all = value && !options.some(([v]) => v === value) ? [...options, [value, value] as const] : options;
+  return (
+    <label className="block text-xs font-medium text-slate-600">
+      {label}
       <select
-        aria-label="Server"
-        value={filter.server}
-        onChange={(event) => onChange({ ...filter, server: event.target.value })}
-        className={`${inputClass} max-w-56`}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className={`${inputClass} mt-1 min-w-40 max-w-56`}
       >
-        <option value="">All servers</option>
-        {servers.map((server) => (
-          <option key={server} value={server}>
-            {server}
+        <option value="">{anyLabel}</option>
+        {all.map(([optionValue, optionLabel]) => (
+          <option key={optionValue} value={optionValue}>
+            {optionLabel}
           </option>
         ))}
       </select>
-      <label className="flex items-center gap-1.5 text-sm text-slate-700">
-        <input
-          type="checkbox"
-          checked={filter.isReviewOnly}
-          onChange={(event) => onChange({ ...filter, isReviewOnly: event.target.checked })}
-        />
-        Only unclassified or needing review
-      </label>
-    </div>
+    </label>
   );
 }

@@ -5,7 +5,7 @@ import { updateToolAction } from "@/app/(dashboard)/tools/actions";
 import { serverKeys } from "@/components/servers/server-queries";
 import type { ApprovalRule } from "@/lib/policy/approval-gate";
 import type { EffectClass } from "@/lib/policy/types";
-import { type GovernedToolDto, toolKeys } from "./tool-queries";
+import { type GovernedToolDto, replaceSavedTools, toolKeys } from "./tool-queries";
 
 export type ToolPatch = {
   effect?: EffectClass | null;
@@ -25,9 +25,7 @@ export function useUpdateTool(tool: GovernedToolDto) {
       return result.data;
     },
     onSuccess: (saved) => {
-      queryClient.setQueryData<GovernedToolDto[]>(toolKeys.list(), (tools) =>
-        tools?.map((t) => (t.id === saved.id ? saved : t)),
-      );
+      replaceSavedTools(queryClient, [saved]);
       void queryClient.invalidateQueries({ queryKey: toolKeys.all });
       // The server detail page shows the same tools with their effect badges.
       void queryClient.invalidateQueries({ queryKey: serverKeys.detail(saved.serverName) });

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { updateToolsAction } from "@/app/(dashboard)/tools/actions";
 import { serverKeys } from "@/components/servers/server-queries";
-import { type GovernedToolDto, toolKeys } from "./tool-queries";
+import { replaceSavedTools, toolKeys } from "./tool-queries";
 import type { ToolPatch } from "./use-update-tool";
 
 export type ToolChange = ToolPatch & { id: string };
@@ -18,10 +18,7 @@ export function useUpdateTools() {
       return result.data;
     },
     onSuccess: (saved) => {
-      const byId = new Map(saved.map((tool) => [tool.id, tool]));
-      queryClient.setQueryData<GovernedToolDto[]>(toolKeys.list(), (tools) =>
-        tools?.map((t) => byId.get(t.id) ?? t),
-      );
+      replaceSavedTools(queryClient, saved);
       void queryClient.invalidateQueries({ queryKey: toolKeys.all });
       for (const server of new Set(saved.map((tool) => tool.serverName)))
         void queryClient.invalidateQueries({ queryKey: serverKeys.detail(server) });

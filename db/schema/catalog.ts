@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 import { mcpServers } from "./servers";
@@ -38,6 +39,9 @@ export const tools = pgTable(
   (t) => [
     uniqueIndex("tools_server_name_key").on(t.serverId, t.name),
     index("tools_tenant_gateway_name_idx").on(t.tenantId, t.gatewayName),
+    // The live tools in the order GET /api/v1/tools pages them (lib/catalog/tool-query): a page is
+    // read straight off it. Partial, so PostgreSQL picks it even with no statistics (PGlite).
+    index("tools_live_page_idx").on(t.tenantId, t.gatewayName, t.id).where(sql`${t.removedAt} is null`),
   ],
 );
 

@@ -1,7 +1,13 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { effectClasses, mcpServers, serverStatus, tools } from "@/db/schema";
-import { listAllTools, type ToolDto } from "@/lib/catalog/read-catalog";
+import { countToolsWhere, listAllTools, listToolsWhere, type ToolDto } from "@/lib/catalog/read-catalog";
+import {
+  afterCursor,
+  encodeToolCursor,
+  listToolsQuerySchema,
+  toolFilterCondition,
+} from "@/lib/catalog/tool-query";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { approvalRules } from "@/lib/policy/approval-gate";
@@ -53,22 +59,55 @@ export const updateToolSchema = z.strictObject({
 
 type Scope = { tenantId: string };
 
-export async function listGovernedTools(
-  db: Database,
-  params: Scope & { q?: string },
-): Promise<GovernedToolDto[]> {
+/**
+ * Every live tool of the workspace, governed: the MCP gateway's list (lib/gateway/server/tools),
+ * cached there. Lists for people page through listGovernedToolsPage instead.
+ */
+export async function listGovernedTools(db: Database, params: Scope): Promise<GovernedToolDto[]> {
   const [all, servers, crashes] = await Promise.all([
     listAllTools(db, params),
     listServerStates(db, params),
     countRecentCrashes(db, params),
   ]);
-  const q = params.q?.trim().toLowerCase();
-  const matches = (tool: ToolDto) =>
-    !q ||
-    [tool.gatewayName, tool.name, tool.serverName, tool.title ?? "", tool.description ?? ""].some((text) =>
-      text.toLowerCase().includes(q),
-    );
-  return all.filter(matches).map((tool) => govern(tool, servers.get(tool.serverId), crashes));
+  return all.map((tool) => govern(tool, servers.get(tool.serverId), crashes));
+}
+
+export type GovernedToolPage = {
+  tools: GovernedToolDto[];
+  /** pass as `cursor` for the next page; null after the last */
+  nextCursor: string | null;
+  /** tools matching the filters, on every page */
+  total: number;
+};
+
+/**
+ * GET /api/v1/tools: one page of the tools matching the query (validated here: a bad limit,
+ * effect or cursor is a 400). Server state and recent crashes are read for the page's tools only.
+ */
+export async function listGovernedToolsPage(
+  db: Database,
+  params: Scope & { query: unknown },
+): Promise<GovernedToolPage> {
+  const query = parseOrThrow(listToolsQuerySchema, params.query, "The query");
+  const matching = toolFilterCondition(params.tenantId, query);
+  const rows = await listToolsWhere(db, {
+    tenantId: params.tenantId,
+    where: and(matching, query.cursor ? afterCursor(query.cursor) : undefined),
+    limit: query.limit + 1,
+  });
+  const page = rows.slice(0, query.limit);
+  const serverIds = [...new Set(page.map((tool) => tool.serverId))];
+  const [total, servers, crashes] = await Promise.all([
+    countToolsWhere(db, matching),
+    listServerStates(db, { ...params, serverIds }),
+    countRecentCrashes(db, { ...params, serverIds }),
+  ]);
+  const last = page.at(-1);
+  return {
+    tools: page.map((tool) => govern(tool, servers.get(tool.serverId), crashes)),
+    nextCursor: rows.length > query.limit && last ? encodeToolCursor(last) : null,
+    total,
+  };
 }
 
 export async function getGovernedTool(
@@ -180,12 +219,22 @@ function quarantineChange(
 
 type ServerState = { enabled: boolean; state: string | null };
 
-async function listServerStates(db: Database, params: Scope): Promise<Map<string, ServerState>> {
+/** Every server of the workspace, or only `serverIds` (none read for an empty list). */
+async function listServerStates(
+  db: Database,
+  params: Scope & { serverIds?: readonly string[] },
+): Promise<Map<string, ServerState>> {
+  if (params.serverIds?.length === 0) return new Map();
   const rows = await db
     .select({ id: mcpServers.id, enabled: mcpServers.enabled, state: serverStatus.state })
     .from(mcpServers)
     .leftJoin(serverStatus, eq(serverStatus.serverId, mcpServers.id))
-    .where(eq(mcpServers.tenantId, params.tenantId));
+    .where(
+      and(
+        eq(mcpServers.tenantId, params.tenantId),
+        params.serverIds ? inArray(mcpServers.id, [...params.serverIds]) : undefined,
+      ),
+    );
   return new Map(rows.map((r) => [r.id, { enabled: r.enabled, state: r.state }]));
 }
 

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import { catalogEntries, catalogSnapshots, type EffectClass, mcpServers, tools } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { type CatalogDiff, type CatalogKind, emptyDiff } from "./hashing";
@@ -82,6 +82,35 @@ export async function listAllTools(
     .orderBy(asc(mcpServers.name), asc(tools.name));
   const live = byGatewayName(rows.filter((row) => row.tool.removedAt === null));
   return rows.map((row) => toToolDto(row, live));
+}
+
+/**
+ * Tools matching `where` (a condition on `tools` alone, lib/catalog/tool-query) in gateway-name then
+ * id order, the keyset of GET /api/v1/tools: the (tenant, gateway name, id) index reads them in
+ * order and stops at `limit`. Each server's name is looked up for the rows read only, and so are
+ * name conflicts.
+ */
+export async function listToolsWhere(
+  db: Queryable,
+  params: { tenantId: string; where: SQL | undefined; limit: number },
+): Promise<ToolDto[]> {
+  const rows = await db
+    .select({
+      tool: tools,
+      serverName: sql<string>`(select ${mcpServers.name} from ${mcpServers} where ${mcpServers.id} = ${tools.serverId})`,
+    })
+    .from(tools)
+    .where(params.where)
+    .orderBy(asc(tools.gatewayName), asc(tools.id))
+    .limit(params.limit);
+  const names = [...new Set(rows.map((row) => row.tool.gatewayName))];
+  const namesakes = names.length === 0 ? [] : await listLiveTools(db, params.tenantId, names);
+  return rows.map((row) => toToolDto(row, namesakes));
+}
+
+export async function countToolsWhere(db: Queryable, where: SQL | undefined): Promise<number> {
+  const [row] = await db.select({ count: count() }).from(tools).where(where);
+  return row?.count ?? 0;
 }
 
 function listLiveTools(db: Queryable, tenantId: string, gatewayNames: string[]): Promise<ToolRow[]> {

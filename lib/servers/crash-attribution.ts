@@ -82,11 +82,12 @@ export async function listCrashCalls(
   }));
 }
 
-/** Recent crashes per tool of the workspace, keyed `<serverId> <tool name>`. */
+/** Recent crashes per tool of the workspace (or of `serverIds` only), keyed `<serverId> <tool name>`. */
 export async function countRecentCrashes(
   db: Database,
-  params: { tenantId: string; now?: Date },
+  params: { tenantId: string; serverIds?: readonly string[]; now?: Date },
 ): Promise<Map<string, number>> {
+  if (params.serverIds?.length === 0) return new Map();
   const since = new Date((params.now ?? new Date()).getTime() - SUGGESTION_WINDOW_MS);
   const rows = await db
     .select({
@@ -95,7 +96,13 @@ export async function countRecentCrashes(
       crashes: sql<number>`count(*)::int`,
     })
     .from(serverCrashCalls)
-    .where(and(eq(serverCrashCalls.tenantId, params.tenantId), gte(serverCrashCalls.crashedAt, since)))
+    .where(
+      and(
+        eq(serverCrashCalls.tenantId, params.tenantId),
+        gte(serverCrashCalls.crashedAt, since),
+        params.serverIds ? inArray(serverCrashCalls.serverId, [...params.serverIds]) : undefined,
+      ),
+    )
     .groupBy(serverCrashCalls.serverId, serverCrashCalls.toolName);
   return new Map(rows.map((row) => [crashKey(row.serverId, row.tool), Number(row.crashes)]));
 }

@@ -13,7 +13,9 @@ type ToolsBody = { tools: { gatewayName: string; serverName: string }[] };
 
 /** The demo server's tools as the API lists them: the picker's counts are checked against this. */
 async function toolsOf(api: APIRequestContext, server: string): Promise<string[]> {
-  const body = (await (await api.get("/api/v1/tools")).json()) as ToolsBody;
+  const body = (await (
+    await api.get(`/api/v1/tools?server=${encodeURIComponent(server)}&limit=500`)
+  ).json()) as ToolsBody;
   return body.tools.filter((tool) => tool.serverName === server).map((tool) => tool.gatewayName);
 }
 

@@ -37,7 +37,7 @@ test("first run: the demo's read tools run at once, an unclassified one waits fo
   await waitUntilReady(api, "local-tools", 60_000);
   await waitUntilReady(api, "files", 60_000);
   const effects = async () => {
-    const { tools } = (await (await api.get("/api/v1/tools")).json()) as { tools: Tool[] };
+    const { tools } = (await (await api.get("/api/v1/tools?limit=500")).json()) as { tools: Tool[] };
     return Object.fromEntries(tools.map((tool) => [tool.gatewayName, tool.effect]));
   };
   await expect.poll(async () => (await effects())["files__search_files"]).toBe("read");

@@ -60,7 +60,7 @@ test("a secret a server echoes into its catalog is shown nowhere: REST, gateway,
 
     const restBodies: Record<string, string> = {
       "GET /api/v1/servers/{n}/tools": toolsBody,
-      "GET /api/v1/tools": await (await owner.get("/api/v1/tools")).text(),
+      "GET /api/v1/tools": await (await owner.get(`/api/v1/tools?server=${SERVER}`)).text(),
       "GET /api/v1/servers/{n}/resources": await (
         await owner.get(`/api/v1/servers/${SERVER}/resources`)
       ).text(),

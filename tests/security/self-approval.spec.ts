@@ -48,7 +48,9 @@ test.describe("with no self-approval on", () => {
       .poll(
         async () =>
           (
-            (await (await owner.get("/api/v1/tools")).json()) as { tools: Array<{ gatewayName: string }> }
+            (await (await owner.get(`/api/v1/tools?q=${TOOL}`)).json()) as {
+              tools: Array<{ gatewayName: string }>;
+            }
           ).tools.map((t) => t.gatewayName),
         { timeout: 60_000 },
       )

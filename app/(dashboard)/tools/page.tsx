@@ -1,19 +1,38 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { toolKeys } from "@/components/tools/tool-queries";
+import { cleanFilters, TOOLS_PAGE_SIZE, toolKeys } from "@/components/tools/tool-queries";
 import { ToolsCatalog } from "@/components/tools/tools-catalog";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/auth/page-context";
-import { listGovernedTools } from "@/lib/catalog/governed-tools";
+import { listGovernedToolsPage } from "@/lib/catalog/governed-tools";
 
 export const metadata: Metadata = { title: "Tools" };
 export const dynamic = "force-dynamic";
 
-export default async function ToolsPage() {
-  // Prefetched on the server so the catalog renders with data; the event stream keeps it live.
-  const queryClient = new QueryClient();
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function ToolsPage({ searchParams }: Props) {
   const { db, tenant, canManage } = await getPageContext();
-  queryClient.setQueryData(toolKeys.list(), await listGovernedTools(db, { tenantId: tenant.id }));
+  const params = await searchParams;
+  const one = (name: string) => (typeof params[name] === "string" ? params[name] : undefined);
+  const filters = cleanFilters({
+    q: one("q"),
+    server: one("server"),
+    effect: one("effect"),
+    status: one("status"),
+  });
+  // The first page of what the URL asks for, prefetched so the catalog renders with data; the event
+  // stream keeps it live. A filter the API refuses is left to the client, which shows its message.
+  const queryClient = new QueryClient();
+  const [first, unclassified] = await Promise.all([
+    listGovernedToolsPage(db, {
+      tenantId: tenant.id,
+      query: { ...filters, limit: String(TOOLS_PAGE_SIZE) },
+    }).catch(() => null),
+    listGovernedToolsPage(db, { tenantId: tenant.id, query: { effect: "unclassified", limit: "1" } }),
+  ]);
+  if (first) queryClient.setQueryData(toolKeys.page(filters), { pages: [first], pageParams: [null] });
+  queryClient.setQueryData(toolKeys.unclassifiedCount(), unclassified.total);
 
   return (
     <>

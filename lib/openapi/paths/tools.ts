@@ -1,36 +1,37 @@
 import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
-import { updateToolSchema } from "@/lib/catalog/governed-tools";
+import { type GovernedToolPage, updateToolSchema } from "@/lib/catalog/governed-tools";
+import { listToolsQuerySchema, TOOLS_PAGE_SIZE } from "@/lib/catalog/tool-query";
 import { MAX_TOOLS_PER_UPDATE, updateToolsSchema } from "@/lib/catalog/update-tools";
 import { operation, pathParams } from "../operation";
 import { governedToolSchema } from "../schemas/catalog";
+import { describes } from "../type-check";
 
 /** /api/v1/tools: the tool catalog across servers, as admins govern it. */
 
 const tag = "Tools";
 const toolId = pathParams({ id: "The tool's id." });
 const toolBody = z.object({ tool: governedToolSchema });
+const toolPage = describes<GovernedToolPage>()(
+  z.object({
+    tools: z.array(governedToolSchema),
+    nextCursor: z
+      .string()
+      .nullable()
+      .meta({ description: "Pass as `cursor` for the next page; null after the last." }),
+    total: z.number().int().meta({ description: "Tools matching the filters, across all pages." }),
+  }),
+);
 
 export const toolPaths: ZodOpenApiPathsObject = {
   "/api/v1/tools": {
     get: operation(tag, {
       id: "listTools",
-      summary: "The tool catalog across servers",
-      description: "Each tool with its enforced effect, the server's hints and its approval rule.",
+      summary: "The tool catalog across servers, a page at a time",
+      description: `Each tool with its enforced effect, the server's hints and its approval rule, in gateway-name order (then id), ${TOOLS_PAGE_SIZE} a page unless \`limit\` says otherwise. Follow \`nextCursor\` for the next page: while nothing changes, every matching tool comes exactly once. Removed tools are not listed. A bad \`limit\`, \`effect\`, \`status\` or \`cursor\` is a 400 naming the field.`,
       access: "read",
-      query: z.object({
-        q: z
-          .string()
-          .optional()
-          .meta({ description: "Matches the name, gateway name, server, title or description." }),
-      }),
-      responses: [
-        {
-          status: 200,
-          description: "By server, then name.",
-          schema: z.object({ tools: z.array(governedToolSchema) }),
-        },
-      ],
+      query: listToolsQuerySchema,
+      responses: [{ status: 200, description: "One page of the matching tools.", schema: toolPage }],
     }),
     patch: operation(tag, {
       id: "updateTools",

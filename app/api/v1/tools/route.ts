@@ -1,19 +1,20 @@
-// GET /api/v1/tools?q= — the tool catalog across servers · PATCH — change many tools at once (admins)
+// GET /api/v1/tools?q=&server=&effect=&status=&limit=&cursor= — the tool catalog across servers, a page
+// at a time · PATCH — change many tools at once (admins)
 
 import { auditActorOf } from "@/lib/auth/actor";
-import { listGovernedTools } from "@/lib/catalog/governed-tools";
+import { listGovernedToolsPage } from "@/lib/catalog/governed-tools";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
 import { changeTools } from "@/lib/policy/tool-changes";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("read", async ({ req, db, tenant }) => ({
-  tools: await listGovernedTools(db, {
+export const GET = apiRoute("read", async ({ req, db, tenant }) =>
+  listGovernedToolsPage(db, {
     tenantId: tenant.id,
-    q: new URL(req.url).searchParams.get("q") ?? undefined,
+    query: Object.fromEntries(new URL(req.url).searchParams),
   }),
-}));
+);
 
 /** All or nothing: one refused change (an unknown id, a bad field) leaves every tool as it was. */
 export const PATCH = apiRoute("manage", async ({ req, db, tenant, actor }) => ({

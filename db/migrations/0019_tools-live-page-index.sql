@@ -1,0 +1,1 @@
+CREATE INDEX "tools_live_page_idx" ON "tools" USING btree ("tenant_id","gateway_name","id") WHERE "tools"."removed_at" is null;
