@@ -105,7 +105,7 @@ export async function listToolsWhere(
     .limit(params.limit);
   const names = [...new Set(rows.map((row) => row.tool.gatewayName))];
   const namesakes = names.length === 0 ? [] : await listLiveTools(db, params.tenantId, names);
-  return rows.map((row) => toToolDto(row, namesakes));
+  return rows.map((row) => toToolDto(row, byGatewayName(namesakes)));
 }
 
 export async function countToolsWhere(db: Queryable, where: SQL | undefined): Promise<number> {
