@@ -90,3 +90,22 @@ export function residentMiB(pid: number | undefined): { own: number; tree: numbe
   const mib = (pages: number) => (pages * PAGE_KB) / 1024;
   return { own: mib(tree[0].rssPages), tree: mib(tree.reduce((sum, p) => sum + p.rssPages, 0)) };
 }
+
+/** The whole machine's CPU counters (/proc/stat): pass two to `idleShare`. */
+export function machineCpu(): { idle: number; total: number } | undefined {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]?.split(/\s+/).slice(1).map(Number) ?? [];
+    return { idle: (fields[3] ?? 0) + (fields[4] ?? 0), total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of the machine's CPU left idle between two readings, 0 to 1. */
+export function idleShare(
+  before: ReturnType<typeof machineCpu>,
+  after: ReturnType<typeof machineCpu>,
+): number | undefined {
+  if (!before || !after || after.total === before.total) return undefined;
+  return (after.idle - before.idle) / (after.total - before.total);
+}

@@ -18,7 +18,7 @@
 // BENCH_EVENT_RATE (1000 events/s), BENCH_FANOUT_SECONDS (10), BENCH_APPROVALS (50).
 // A part whose peer (PostgreSQL, the build) cannot start says so and the others go on. Every
 // result is checked against its own request; any mismatch makes the exit status 1.
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
 import { createTestDatabase, startPostgres } from "../tests/fixtures/postgres-server";
 import { approvalPart } from "./bench-scale/approval";
@@ -38,6 +38,12 @@ const num = (name: string, fallback: number) => {
     throw new Error(`${name} must be a number, got ${process.env[name]}`);
   return value;
 };
+
+/** The machine is shared: how busy it was says how to read the figures. */
+const loadAverage = () =>
+  loadavg()
+    .map((v) => v.toFixed(1))
+    .join(" / ");
 
 async function main() {
   const { values } = parseArgs({ options: { postgres: { type: "boolean" }, only: { type: "string" } } });
@@ -61,7 +67,7 @@ async function main() {
   };
   console.log(
     `bench:scale — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "?"}, ` +
-      `${(totalmem() / 2 ** 30).toFixed(0)} GiB; parts: ${only.join(", ")}; ` +
+      `${(totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${loadAverage()}; parts: ${only.join(", ")}; ` +
       Object.entries(sizes)
         .map(([k, v]) => `${k} ${v}`)
         .join(", "),
@@ -130,7 +136,7 @@ async function main() {
     await postgres?.stop().catch(() => {});
   }
   console.log(
-    `\n${mismatches} mismatched results in all.${failed.length ? ` Not measured: ${failed.join(", ")}.` : ""}`,
+    `\nLoad average at the end: ${loadAverage()}. ${mismatches} mismatched results in all.${failed.length ? ` Not measured: ${failed.join(", ")}.` : ""}`,
   );
   if (mismatches > 0 || failed.length > 0) process.exitCode = 1;
 }

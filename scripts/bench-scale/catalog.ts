@@ -141,6 +141,34 @@ export async function catalogPart(options: CatalogOptions): Promise<Section[]> {
     section.mismatches += toolsList.mismatches;
     reportTimed(section, "/mcp tools/list, agent granted `*`", toolsList, 50);
 
+    // ── one tool: read, and changed by an admin (what the Tools page's effect menu sends) ──
+    const echoId = echoIds.get(serverName(0));
+    const oneTool = await coldAndWarm(
+      4,
+      api(`/api/v1/tools/${echoId}`),
+      (a) => parse<{ tool?: { id: string } }>(a)?.tool?.id === echoId,
+    );
+    section.mismatches += oneTool.mismatches;
+    section.row(
+      "GET /api/v1/tools/{id} (one tool): first · median of the next 3",
+      `${ms(oneTool.cold.ms)} · ${ms(oneTool.warmMs)}`,
+    );
+    const patched = await coldAndWarm(
+      4,
+      () =>
+        timedFetch(`${proc.url}/api/v1/tools/${echoId}`, {
+          method: "PATCH",
+          headers: { Authorization: `Bearer ${sb?.apiKey}`, "Content-Type": "application/json" },
+          body: JSON.stringify({ effect: "read" }),
+        }),
+      (a) => parse<{ tool?: { id: string; effect: string } }>(a)?.tool?.effect === "read",
+    );
+    section.mismatches += patched.mismatches;
+    section.row(
+      "PATCH /api/v1/tools/{id} (one tool's effect): first · median of the next 3",
+      `${ms(patched.cold.ms)} · ${ms(patched.warmMs)}`,
+    );
+
     // ── a catalog refresh of one server ──
     progress("catalog: refresh of one server");
     const target = serverName(Math.floor(servers / 2));

@@ -3,7 +3,7 @@
 // few events), delivery latency event time → arrival, every subscriber's ids checked against the
 // table; then the same with one subscriber that reads one chunk a second.
 import type { SwitchboardProcess } from "../../tests/fixtures/cluster";
-import { processTreeCpuMs, stats } from "../bench-common";
+import { idleShare, machineCpu, processTreeCpuMs, stats } from "../bench-common";
 import type { PostgresPair } from "./pair";
 import { ms, Section } from "./report";
 import { compareIds, Subscriber } from "./sse-subscriber";
@@ -12,6 +12,7 @@ import { echoCall, inParallel, now, progress, rest, sleep } from "./world";
 export type FanoutOptions = { subscribers: number; eventRate: number; fanoutSeconds: number };
 
 const MAX_IN_FLIGHT = 64;
+const QUIET_RATE = 10;
 
 type EventPage = { events: { id: number }[]; hasMore: boolean };
 
@@ -56,13 +57,15 @@ export async function fanoutPart(pair: PostgresPair, options: FanoutOptions): Pr
     );
     const regular = [...subscribers];
 
-    const phase = async (label: string) => {
+    const phase = async (label: string, rate = options.eventRate) => {
       progress(`fan-out: ${label}`);
       const startId = await newestId(a);
       const cpuBefore = [processTreeCpuMs(a.pid), processTreeCpuMs(b.pid)];
       const benchCpuBefore = process.cpuUsage();
-      const load = await writeEvents(pair, options.eventRate / eventsPerCall, options.fanoutSeconds * 1000);
+      const machineBefore = machineCpu();
+      const load = await writeEvents(pair, rate / eventsPerCall, options.fanoutSeconds * 1000);
       const benchCpu = process.cpuUsage(benchCpuBefore);
+      const idle = idleShare(machineBefore, machineCpu());
       const cpuAfter = [processTreeCpuMs(a.pid), processTreeCpuMs(b.pid)];
       section.mismatches += load.mismatches;
       // Quiet: no more endings to come, every write visible.
@@ -85,12 +88,14 @@ export async function fanoutPart(pair: PostgresPair, options: FanoutOptions): Pr
       section.row(
         `${label}: events written (calls × ${eventsPerCall.toFixed(1)}) · per second`,
         `${expected.length} · ${(expected.length / seconds).toFixed(0)}/s`,
-        `${options.eventRate}/s`,
-        expected.length / seconds >= options.eventRate * 0.95,
+        `${rate}/s`,
+        expected.length / seconds >= rate * 0.95,
       );
       section.row(
-        `${label}: CPU of A · B · the bench (subscribers and callers), % of one core`,
-        `${cpu(0)} · ${cpu(1)} · ${(((benchCpu.user + benchCpu.system) / 1000 / load.ms) * 100).toFixed(0)}%`,
+        `${label}: CPU of A · B · the bench (subscribers and callers), % of one core · machine idle`,
+        `${cpu(0)} · ${cpu(1)} · ${(((benchCpu.user + benchCpu.system) / 1000 / load.ms) * 100).toFixed(0)}% · ${
+          idle === undefined ? "—" : `${(idle * 100).toFixed(0)}%`
+        }`,
       );
       const calls = stats(load.latencies);
       section.row(
@@ -131,6 +136,8 @@ export async function fanoutPart(pair: PostgresPair, options: FanoutOptions): Pr
       return { others, startId, endId };
     };
 
+    // A trickle first: what one event waits when the database is quiet between events.
+    await phase(`at ${QUIET_RATE} events/s`, QUIET_RATE);
     const without = await phase("without a slow reader");
     const slow = new Subscriber(a.url, apiKey, true);
     await slow.open();

@@ -8,6 +8,7 @@ import { mib, ms, Section } from "./report";
 import {
   agentForAll,
   inParallel,
+  metricSum,
   progress,
   rest,
   root,
@@ -41,6 +42,14 @@ export async function footprintPart(options: FootprintOptions): Promise<Section[
     const idle = residentMiB(proc.pid);
     if (!idle) throw new Error("no /proc: resident memory cannot be read here");
     section.row("resident memory of the server process, idle", mib(idle.own));
+    const [heap, external] = await Promise.all([
+      metricSum(proc, "nodejs_heap_size_used_bytes"),
+      metricSum(proc, "nodejs_external_memory_bytes"),
+    ]);
+    section.row(
+      "… of which V8 heap in use · external (array buffers, WebAssembly memory), from /metrics",
+      `${mib(heap / 2 ** 20)} · ${mib(external / 2 ** 20)}`,
+    );
 
     // ── idle stdio server connections: the demo local-tools, as the instance policy allows it ──
     const n = options.stdioServers;

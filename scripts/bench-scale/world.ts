@@ -292,18 +292,21 @@ export async function adminSession(proc: SwitchboardProcess): Promise<string> {
   return cookie;
 }
 
-/** The number of statements the process has run (every operation), from GET /metrics. */
-export async function statementCount(proc: SwitchboardProcess): Promise<number> {
+/** The sum of a metric's samples (all label sets) in the process's GET /metrics. */
+export async function metricSum(proc: SwitchboardProcess, name: string): Promise<number> {
   const text = await (
     await fetch(`${proc.url}/metrics`, { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } })
   ).text();
   let total = 0;
   for (const line of text.split("\n")) {
-    if (line.startsWith("switchboard_db_query_duration_seconds_count"))
-      total += Number(line.split(" ").at(-1));
+    if (line.startsWith(`${name} `) || line.startsWith(`${name}{`)) total += Number(line.split(" ").at(-1));
   }
   return total;
 }
+
+/** The number of statements the process has run (every operation), from GET /metrics. */
+export const statementCount = (proc: SwitchboardProcess) =>
+  metricSum(proc, "switchboard_db_query_duration_seconds_count");
 
 // ─── the gateway ───────────────────────────────────────────────────────────────────────────────
 
