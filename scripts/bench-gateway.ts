@@ -18,8 +18,7 @@
 // (per path, default 1000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { setMaxListeners } from "node:events";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -28,6 +27,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createTestDatabase, startPostgres } from "../tests/fixtures/postgres-server";
+import { freePort, processTreeCpuMs, stats, waitFor } from "./bench-common";
 
 // Servers are measured warm, as they run in steady state (V8 optimizes a hot path only after some
 // thousand runs): every path gets the same warm-up before it is measured.
@@ -52,32 +52,6 @@ type Row = {
   serverCpuMs: number | undefined;
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  timeoutMs = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 const textOf = (result: unknown) =>
   ((result as { content?: { type: string; text?: string }[] }).content ?? [])
     .map((c) => c.text ?? "")
@@ -85,36 +59,6 @@ const textOf = (result: unknown) =>
 
 function echoCaller(client: Client, name: string): Caller {
   return async (text) => textOf(await client.callTool({ name, arguments: { text } }));
-}
-
-/** CPU time (user + system) of `pid` and its descendants, in ms; undefined without /proc. */
-function processTreeCpuMs(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  const TICK_MS = 10; // USER_HZ is 100 on Linux
-  const stats = new Map<number, { parent: number; ticks: number }>();
-  try {
-    for (const entry of readdirSync("/proc")) {
-      if (!/^\d+$/.test(entry)) continue;
-      try {
-        // Fields after the command (which may hold spaces): state, ppid, …, utime (14th), stime (15th).
-        const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-        stats.set(Number(entry), {
-          parent: Number(fields[1]),
-          ticks: Number(fields[11]) + Number(fields[12]),
-        });
-      } catch {} // exited meanwhile
-    }
-  } catch {
-    return undefined;
-  }
-  if (!stats.has(pid)) return undefined;
-  let ticks = 0;
-  const tree = [pid];
-  for (const member of tree) {
-    ticks += stats.get(member)?.ticks ?? 0;
-    for (const [child, { parent }] of stats) if (parent === member) tree.push(child);
-  }
-  return ticks * TICK_MS;
 }
 
 /** `clients` callers, each making CALLS sequential calls; all run at once. */
@@ -151,13 +95,6 @@ async function measure(name: string, callers: Caller[], serverPid: number | unde
         ? undefined
         : serverCpuAfter - serverCpuBefore,
   };
-}
-
-function stats(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (p: number) =>
-    sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-  return { p50: at(50), p95: at(95), p99: at(99) };
 }
 
 // ─── the three targets ─────────────────────────────────────────────────────────────────────────
