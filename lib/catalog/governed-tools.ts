@@ -6,6 +6,7 @@ import {
   afterCursor,
   encodeToolCursor,
   listToolsQuerySchema,
+  type ToolFilters,
   toolFilterCondition,
 } from "@/lib/catalog/tool-query";
 import type { Database } from "@/lib/db/client";
@@ -80,6 +81,11 @@ export type GovernedToolPage = {
   total: number;
 };
 
+/** How many live tools match `filters` (e.g. the unclassified ones, for a summary). */
+export function countMatchingTools(db: Database, params: Scope & { filters: ToolFilters }): Promise<number> {
+  return countToolsWhere(db, toolFilterCondition(params.tenantId, params.filters));
+}
+
 /**
  * GET /api/v1/tools: one page of the tools matching the query (validated here: a bad limit,
  * effect or cursor is a 400). Server state and recent crashes are read for the page's tools only.
@@ -98,7 +104,8 @@ export async function listGovernedToolsPage(
   const page = rows.slice(0, query.limit);
   const serverIds = [...new Set(page.map((tool) => tool.serverId))];
   const [total, servers, crashes] = await Promise.all([
-    countToolsWhere(db, matching),
+    // A first page that holds every match has counted them already (a narrow search, usually).
+    !query.cursor && rows.length <= query.limit ? rows.length : countToolsWhere(db, matching),
     listServerStates(db, { ...params, serverIds }),
     countRecentCrashes(db, { ...params, serverIds }),
   ]);

@@ -69,11 +69,14 @@ test("the Tools page searches on the server, loads the next page on request and 
   await expect(page).not.toHaveURL(/[?&]q=/);
 
   // One server, unclassified (registered after first run, nothing is classified): 130 match.
-  await page.getByRole("combobox", { name: "Server" }).selectOption(server.name);
-  await page.getByRole("combobox", { name: "Effect" }).selectOption("unclassified");
+  // Scoped to the filters: every row has an Effect select of its own.
+  const filters = page.getByRole("group", { name: "Filter tools" });
+  await filters.getByRole("combobox", { name: "Server" }).selectOption(server.name);
+  await filters.getByRole("combobox", { name: "Effect" }).selectOption("unclassified");
   await expect(page).toHaveURL(/server=many-tools/);
   await expect(page).toHaveURL(/effect=unclassified/);
   await expect(status).toHaveText("Showing 100 of 130 matching tools");
+  await page.screenshot({ path: "test-results/tools-paging-filters.png" });
   await expect(page.getByTestId("tool-many-tools__item_100")).toBeVisible();
   await expect(page.getByTestId(`tool-${LAST}`)).toHaveCount(0);
 

@@ -4,7 +4,7 @@ import { cleanFilters, TOOLS_PAGE_SIZE, toolKeys } from "@/components/tools/tool
 import { ToolsCatalog } from "@/components/tools/tools-catalog";
 import { PageHeader } from "@/components/ui/page-header";
 import { getPageContext } from "@/lib/auth/page-context";
-import { listGovernedToolsPage } from "@/lib/catalog/governed-tools";
+import { countMatchingTools, listGovernedToolsPage } from "@/lib/catalog/governed-tools";
 
 export const metadata: Metadata = { title: "Tools" };
 export const dynamic = "force-dynamic";
@@ -29,10 +29,10 @@ export default async function ToolsPage({ searchParams }: Props) {
       tenantId: tenant.id,
       query: { ...filters, limit: String(TOOLS_PAGE_SIZE) },
     }).catch(() => null),
-    listGovernedToolsPage(db, { tenantId: tenant.id, query: { effect: "unclassified", limit: "1" } }),
+    countMatchingTools(db, { tenantId: tenant.id, filters: { effect: "unclassified" } }),
   ]);
   if (first) queryClient.setQueryData(toolKeys.page(filters), { pages: [first], pageParams: [null] });
-  queryClient.setQueryData(toolKeys.unclassifiedCount(), unclassified.total);
+  queryClient.setQueryData(toolKeys.unclassifiedCount(), unclassified);
 
   return (
     <>
