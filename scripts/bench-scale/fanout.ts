@@ -68,6 +68,11 @@ export async function fanoutPart(pair: PostgresPair, options: FanoutOptions): Pr
       const idle = idleShare(machineBefore, machineCpu());
       const cpuAfter = [processTreeCpuMs(a.pid), processTreeCpuMs(b.pid)];
       section.mismatches += load.mismatches;
+      // A few of them, as they came (each may name its own call).
+      for (const failure of [...new Set(load.failures)].slice(0, 5)) {
+        const times = load.failures.filter((f) => f === failure).length;
+        section.note(`${label}: ${times} call(s) answered otherwise: \`${failure.replace(/[`|\n]/g, " ")}\``);
+      }
       // Quiet: no more endings to come, every write visible.
       let endId = await newestId(a);
       for (;;) {
@@ -175,8 +180,9 @@ async function writeEvents(
   pair: PostgresPair,
   callsPerSecond: number,
   durationMs: number,
-): Promise<{ ms: number; calls: number; mismatches: number; latencies: number[] }> {
+): Promise<{ ms: number; calls: number; mismatches: number; latencies: number[]; failures: string[] }> {
   const latencies: number[] = [];
+  const failures: string[] = [];
   let issued = 0;
   let inFlight = 0;
   let mismatches = 0;
@@ -192,10 +198,14 @@ async function writeEvents(
       const call = echoCall(proc, pair.key, "fan__echo", text)
         .then((result) => {
           latencies.push(result.ms);
-          if (!result.ok) mismatches++;
+          if (!result.ok) {
+            mismatches++;
+            failures.push(result.instead ?? "");
+          }
         })
-        .catch(() => {
+        .catch((error: unknown) => {
           mismatches++;
+          failures.push(`no answer: ${(error as Error).message}`);
         })
         .finally(() => {
           inFlight--;
@@ -207,5 +217,5 @@ async function writeEvents(
   }
   const ran = now() - started;
   await Promise.all(running);
-  return { ms: ran, calls: issued, mismatches, latencies };
+  return { ms: ran, calls: issued, mismatches, latencies, failures };
 }

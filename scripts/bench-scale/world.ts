@@ -338,14 +338,19 @@ export function rpcResult<T>(answer: Timed): T | undefined {
   }
 }
 
-/** A gateway `tools/call` of an echo tool: its time, and whether the answer was this request's text. */
+/**
+ * A gateway `tools/call` of an echo tool: its time, whether the answer was this request's text,
+ * and if not, what came instead (status and the start of the body).
+ */
 export async function echoCall(
   proc: SwitchboardProcess,
   key: string,
   tool: string,
   text: string,
-): Promise<{ ms: number; ok: boolean }> {
+): Promise<{ ms: number; ok: boolean; instead?: string }> {
   const answer = await mcpRequest(proc, key, "tools/call", { name: tool, arguments: { text } });
   const result = rpcResult<{ content?: { text?: string }[]; isError?: boolean }>(answer);
-  return { ms: answer.ms, ok: !result?.isError && result?.content?.[0]?.text === text };
+  const ok = !result?.isError && result?.content?.[0]?.text === text;
+  const said = result?.content?.[0]?.text ?? answer.text;
+  return { ms: answer.ms, ok, ...(ok ? {} : { instead: `${answer.status} ${said.slice(0, 400)}` }) };
 }
