@@ -13,9 +13,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * Polls `probe` until it answers; `exitReason` (of the peer being waited for) says why it never
+ * will — an exited process — so the wait stops at once instead of running into the timeout.
+ */
 export async function waitFor<T>(
   probe: () => Promise<T | undefined>,
   what: string,
+  exitReason: () => string | undefined = () => undefined,
   timeoutMs = 120_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -24,6 +29,8 @@ export async function waitFor<T>(
       const value = await probe();
       if (value !== undefined) return value;
     } catch {}
+    const ended = exitReason();
+    if (ended) throw new Error(ended);
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 250));
   }

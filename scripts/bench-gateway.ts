@@ -49,7 +49,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createTestDatabase, startPostgres } from "../tests/fixtures/postgres-server";
-import { freePort, processTreeCpuMs, stats } from "./bench-common";
+import { freePort, processTreeCpuMs, stats, waitFor } from "./bench-common";
 
 // Servers are measured warm, as they run in steady state (V8 optimizes a hot path only after some
 // thousand runs): every path gets the same warm-up before it is measured.
@@ -113,25 +113,6 @@ function spawnPeer(
     await new Promise((r) => child.once("exit", r));
   });
   return { child, exitReason: () => ended };
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  exitReason: () => string | undefined = () => undefined,
-  timeoutMs = 120_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch {}
-    const ended = exitReason();
-    if (ended) throw new Error(ended);
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 const textOf = (result: unknown) =>
