@@ -1,4 +1,6 @@
 import { type APIRequestContext, expect, type Locator, type Page } from "@playwright/test";
+import { e2eBootstrapKey } from "../../playwright.config";
+import { test } from "./fixtures";
 
 /** Page object for /servers and its add/edit form. */
 export class ServersPage {
@@ -45,4 +47,16 @@ export async function waitUntilReady(api: APIRequestContext, name: string, timeo
       { timeout },
     )
     .toBe("ready");
+}
+
+/** Deletes the server `name` after the file's tests, as the bootstrap admin, whatever they left. */
+export function removeServerAfterAll(name: string): void {
+  test.afterAll(async ({ playwright, baseURL }) => {
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+    });
+    await api.delete(`/api/v1/servers/${name}`);
+    await api.dispose();
+  });
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
-import { e2eBootstrapKey } from "../../playwright.config";
 import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
+import { removeServerAfterAll } from "./servers-page";
 
 /**
  * Quarantine from the tool row: an admin sets a tool aside (every call refused with a clear 403),
@@ -18,14 +18,7 @@ const server = {
 };
 const ECHO = "quarantine-demo__echo";
 
-test.afterAll(async ({ playwright, baseURL }) => {
-  const api = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
-  });
-  await api.delete(`/api/v1/servers/${server.name}`);
-  await api.dispose();
-});
+removeServerAfterAll(server.name);
 
 test("an admin quarantines a tool from its row, calls are refused, and clearing it is audited", async ({
   page,

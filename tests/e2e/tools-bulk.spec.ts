@@ -1,8 +1,7 @@
 import path from "node:path";
-import { e2eBootstrapKey } from "../../playwright.config";
 import { createAgent } from "./agents";
 import { expect, test } from "./fixtures";
-import { waitUntilReady } from "./servers-page";
+import { removeServerAfterAll, waitUntilReady } from "./servers-page";
 
 /**
  * First run and bulk classification. The demo servers' read-only tools come classified read, so a
@@ -20,14 +19,7 @@ const server = {
 };
 type Tool = { id: string; gatewayName: string; effect: string | null };
 
-test.afterAll(async ({ playwright, baseURL }) => {
-  const api = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
-  });
-  await api.delete(`/api/v1/servers/${server.name}`);
-  await api.dispose();
-});
+removeServerAfterAll(server.name);
 
 test("first run: the demo's read tools run at once, an unclassified one waits for approval", async ({
   api,
@@ -40,7 +32,7 @@ test("first run: the demo's read tools run at once, an unclassified one waits fo
     const { tools } = (await (await api.get("/api/v1/tools?limit=500")).json()) as { tools: Tool[] };
     return Object.fromEntries(tools.map((tool) => [tool.gatewayName, tool.effect]));
   };
-  await expect.poll(async () => (await effects())["files__search_files"]).toBe("read");
+  await expect.poll(async () => (await effects()).files__search_files).toBe("read");
   expect(await effects()).toMatchObject({
     "local-tools__current_time": "read",
     "local-tools__word_count": "read",

@@ -1,7 +1,6 @@
 import path from "node:path";
-import { e2eBootstrapKey } from "../../playwright.config";
 import { expect, test } from "./fixtures";
-import { waitUntilReady } from "./servers-page";
+import { removeServerAfterAll, waitUntilReady } from "./servers-page";
 
 /**
  * The Tools page with more tools than a page holds: the server searches and filters (a tool that
@@ -18,14 +17,7 @@ const server = {
 };
 const LAST = "many-tools__item_130";
 
-test.afterAll(async ({ playwright, baseURL }) => {
-  const api = await playwright.request.newContext({
-    baseURL,
-    extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
-  });
-  await api.delete(`/api/v1/servers/${server.name}`);
-  await api.dispose();
-});
+removeServerAfterAll(server.name);
 
 test("the Tools page searches on the server, loads the next page on request and keeps its filters in the URL", async ({
   page,
