@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { serversListQuery } from "@/components/servers/server-queries";
 import { fetchAllTools } from "@/components/tools/tool-queries";
 import { Button } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
+import { FilterSelect } from "@/components/ui/filter-select";
 import type { CallKind, CallOutcome, CallSummary } from "@/lib/calls/types";
 import { fetchJson } from "@/lib/client/fetch-json";
 import type { PrincipalDto } from "@/lib/principals/types";
@@ -48,35 +48,35 @@ export function CallFilters({
   return (
     <fieldset className="mb-4 flex flex-wrap items-end gap-3">
       <legend className="sr-only">Filter calls</legend>
-      <Select
+      <FilterSelect
         label="Kind"
         value={filters.kind}
         onChange={(kind) => onChange({ kind })}
         options={(Object.keys(callKinds) as CallKind[]).map((k) => [k, callKinds[k].label])}
         anyLabel="Any kind"
       />
-      <Select
+      <FilterSelect
         label="Status"
         value={filters.status}
         onChange={(status) => onChange({ status })}
         options={(Object.keys(callOutcomes) as CallOutcome[]).map((s) => [s, callOutcomes[s].label])}
         anyLabel="Any status"
       />
-      <Select
+      <FilterSelect
         label="Server"
         value={filters.server}
         onChange={(server) => onChange({ server })}
         options={(servers ?? []).map((s) => [s.name, s.displayName ?? s.name])}
         anyLabel="Any server"
       />
-      <Select
+      <FilterSelect
         label="Tool"
         value={filters.tool}
         onChange={(tool) => onChange({ tool })}
         options={toolNames.map((name) => [name, name])}
         anyLabel="Any tool"
       />
-      <Select
+      <FilterSelect
         label="Requester"
         value={filters.requester}
         onChange={(requester) => onChange({ requester })}
@@ -92,40 +92,5 @@ export function CallFilters({
         </Button>
       ) : null}
     </fieldset>
-  );
-}
-
-function Select({
-  label,
-  value,
-  options,
-  anyLabel,
-  onChange,
-}: {
-  label: string;
-  value: string | undefined;
-  options: [string, string][];
-  anyLabel: string;
-  onChange: (value: string) => void;
-}) {
-  // A value from the URL that is not (or no longer) among the options stays selectable.
-  const all =
-    value && !options.some(([v]) => v === value) ? [...options, [value, value] as [string, string]] : options;
-  return (
-    <label className="block text-xs font-medium text-slate-600">
-      {label}
-      <select
-        value={value ?? ""}
-        onChange={(event) => onChange(event.target.value)}
-        className={`${inputClass} mt-1 min-w-40`}
-      >
-        <option value="">{anyLabel}</option>
-        {all.map(([optionValue, optionLabel]) => (
-          <option key={optionValue} value={optionValue}>
-            {optionLabel}
-          </option>
-        ))}
-      </select>
-    </label>
   );
 }

@@ -5,6 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { serversListQuery } from "@/components/servers/server-queries";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { FilterSelect } from "@/components/ui/filter-select";
 import { effectOrder } from "./effects";
 import type { ToolFilters as Filters } from "./tool-queries";
 
@@ -38,25 +39,28 @@ export function ToolFilters({
     <fieldset className="mb-4 flex flex-wrap items-end gap-3">
       <legend className="sr-only">Filter tools</legend>
       <SearchBox value={filters.q} onChange={(q) => onChange({ q })} />
-      <Select
+      <FilterSelect
         label="Server"
         value={filters.server}
         onChange={(server) => onChange({ server })}
         options={(servers ?? []).map((s) => [s.name, s.name])}
+        className="min-w-40 max-w-56"
         anyLabel="All servers"
       />
-      <Select
+      <FilterSelect
         label="Effect"
         value={filters.effect}
         onChange={(effect) => onChange({ effect })}
         options={effectOptions}
+        className="min-w-40 max-w-56"
         anyLabel="Any effect"
       />
-      <Select
+      <FilterSelect
         label="State"
         value={filters.status}
         onChange={(status) => onChange({ status })}
         options={statusOptions}
+        className="min-w-40 max-w-56"
         anyLabel="Any state"
       />
       {isFiltered ? (
@@ -98,40 +102,6 @@ function SearchBox({ value, onChange }: { value: string; onChange: (value: strin
         }}
         className={`${inputClass} mt-1`}
       />
-    </label>
-  );
-}
-
-function Select({
-  label,
-  value,
-  options,
-  anyLabel,
-  onChange,
-}: {
-  label: string;
-  value: string;
-  options: [string, string][];
-  anyLabel: string;
-  onChange: (value: string) => void;
-}) {
-  // A value from the URL that is not (or no longer) among the options stays selectable.
-  const all = value && !options.some(([v]) => v === value) ? [...options, [value, value] as const] : options;
-  return (
-    <label className="block text-xs font-medium text-slate-600">
-      {label}
-      <select
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className={`${inputClass} mt-1 min-w-40 max-w-56`}
-      >
-        <option value="">{anyLabel}</option>
-        {all.map(([optionValue, optionLabel]) => (
-          <option key={optionValue} value={optionValue}>
-            {optionLabel}
-          </option>
-        ))}
-      </select>
     </label>
   );
 }
