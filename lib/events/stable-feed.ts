@@ -38,6 +38,8 @@ export type StableFeedOptions = {
   pollIntervalMs?: number;
   /** Rows read per query when the watermark jumps far. */
   pageSize?: number;
+  /** With nothing announced, the feed still looks this often (default 1 s). */
+  idlePollMs?: number;
   onError?: (error: unknown) => void;
 };
 
@@ -49,6 +51,8 @@ export class StableFeed {
   /** Highest ids seen by earlier polls, each waiting for the transactions older than its poll. */
   private candidates: Candidate[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending timer fires: a nudge brings an idle wait forward to now. */
+  private timerDueAt = 0;
   private polling: Promise<void> | undefined;
   private nudged = false;
   private lastPollAt = 0;
@@ -61,6 +65,7 @@ export class StableFeed {
   private generation = 0;
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
+  private readonly idlePollMs: number;
 
   constructor(
     private readonly db: Queryable,
@@ -69,6 +74,7 @@ export class StableFeed {
   ) {
     this.pollIntervalMs = options.pollIntervalMs ?? 4;
     this.pageSize = options.pageSize ?? 1_000;
+    this.idlePollMs = options.idlePollMs ?? 1_000;
   }
 
   /** The watermark: every event with an id up to it is final and has been handed to subscribers. */
@@ -130,17 +136,24 @@ export class StableFeed {
   }
 
   private schedule(): void {
-    if (this.timer || this.polling || this.stopped) return;
+    if (this.polling || this.stopped) return;
     if (this.stable !== undefined && this.listeners.size === 0) return;
     // Nothing announced: still look once a second, for events whose announcement was lost (a
     // relay that is down or reconnecting) — a stream must not depend on it to move on.
     const interval = this.nudged
       ? this.pollIntervalMs
       : this.candidates.length === 0
-        ? 1_000
+        ? this.idlePollMs
         : Math.min(this.pollIntervalMs * 2 ** this.idlePolls, 100);
     // Back off while the database fails (a stream open through an outage must not spin).
     const wait = Math.max(0, this.lastPollAt + interval - Date.now()) + backoffMs(this.failures);
+    // A timer already set stays unless this one is due sooner: the nudge of a new event must not
+    // wait out the idle poll that was pending (a lone event would reach streams up to 1 s late).
+    if (this.timer) {
+      if (Date.now() + wait >= this.timerDueAt) return;
+      clearTimeout(this.timer);
+    }
+    this.timerDueAt = Date.now() + wait;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.polling = this.poll().finally(() => {

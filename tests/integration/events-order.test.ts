@@ -228,6 +228,25 @@ describe("the stable feed on PostgreSQL", () => {
     unsubscribe();
   });
 
+  it("polls at once when nudged while idle, rather than at the idle poll", async () => {
+    const hub = new EventHub();
+    // An idle poll far longer than the wait below: an event delivered in time was nudged through.
+    const feed = new StableFeed(a.db, "postgres", { idlePollMs: 120_000 });
+    const got: number[] = [];
+    const { unsubscribe } = await feed.subscribe((batch) => got.push(...batch.events.map((e) => e.id)));
+    // Idle: the confirming polls after the first watermark are done, the long wait is pending.
+    let polls = -1;
+    while (polls !== feed.polls) {
+      polls = feed.polls;
+      await sleep(300);
+    }
+
+    const event = await hub.record(a.db, { tenantId, event: health(1) });
+    feed.nudge();
+    await eventually(() => got.includes(event.id), "the nudged event", 20_000);
+    unsubscribe();
+  });
+
   it("measures delivery latency: the stable feed against the live bus (printed, not asserted)", async () => {
     const hubA = new EventHub();
     const hubB = new EventHub();
