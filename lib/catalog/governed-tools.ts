@@ -131,19 +131,26 @@ export async function getGovernedTool(
 }
 
 /**
- * Several tools by id, in the order given, with one read of the catalog. An id of another
- * workspace is refused exactly like one that never existed: nothing says it exists elsewhere.
+ * Several tools by id (removed ones too), in the order given, reading only those tools. An id of
+ * another workspace is refused exactly like one that never existed: nothing says it exists elsewhere.
  */
 export async function getGovernedTools(
   db: Database,
   params: Scope & { ids: readonly string[]; notFound: (id: string, index: number) => string },
 ): Promise<GovernedToolDto[]> {
-  const [all, servers, crashes] = await Promise.all([
-    listAllTools(db, { tenantId: params.tenantId, includeRemoved: true }),
-    listServerStates(db, params),
-    countRecentCrashes(db, params),
+  const ids = [...new Set(params.ids)];
+  if (ids.length === 0) return [];
+  const found = await listToolsWhere(db, {
+    tenantId: params.tenantId,
+    where: and(eq(tools.tenantId, params.tenantId), inArray(tools.id, ids)),
+    limit: ids.length,
+  });
+  const serverIds = [...new Set(found.map((tool) => tool.serverId))];
+  const [servers, crashes] = await Promise.all([
+    listServerStates(db, { ...params, serverIds }),
+    countRecentCrashes(db, { ...params, serverIds }),
   ]);
-  const byId = new Map(all.map((tool) => [tool.id, tool]));
+  const byId = new Map(found.map((tool) => [tool.id, tool]));
   return params.ids.map((id, index) => {
     const tool = byId.get(id);
     if (!tool) throw new AppError("not_found", params.notFound(id, index));

@@ -67,20 +67,15 @@ export async function listServerTools(
   return rows.map((row) => toToolDto(row, byGatewayName(namesakes)));
 }
 
-/** Every tool of the workspace across servers (the gateway's and the grants page's view). */
-export async function listAllTools(
-  db: Queryable,
-  params: { tenantId: string; includeRemoved?: boolean },
-): Promise<ToolDto[]> {
+/** Every live tool of the workspace across servers (the gateway's and the grants page's view). */
+export async function listAllTools(db: Queryable, params: { tenantId: string }): Promise<ToolDto[]> {
   const rows = await db
     .select(toolColumns)
     .from(tools)
     .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
-    .where(
-      and(eq(tools.tenantId, params.tenantId), params.includeRemoved ? undefined : isNull(tools.removedAt)),
-    )
+    .where(and(eq(tools.tenantId, params.tenantId), isNull(tools.removedAt)))
     .orderBy(asc(mcpServers.name), asc(tools.name));
-  const live = byGatewayName(rows.filter((row) => row.tool.removedAt === null));
+  const live = byGatewayName(rows);
   return rows.map((row) => toToolDto(row, live));
 }
 

@@ -146,4 +146,22 @@ describe("tools REST", () => {
     const unchanged = await byName("github__delete_repo");
     expect(unchanged).toMatchObject({ effect: "destructive" });
   });
+  it("reads one tool by id, a removed one too (history), with its server's state", async () => {
+    const id = (await byName("github__list_issues")).id as string;
+    await saveCatalog(handle.db, {
+      tenantId: handle.defaultTenant.id,
+      serverId,
+      catalog: catalog([
+        tool("delete_repo", { description: "Deletes it.", annotations: { readOnlyHint: true } }),
+      ]),
+    });
+    expect(await byName("github__list_issues")).toBeUndefined();
+    const res = await getToolRoute(new Request(`http://127.0.0.1/api/v1/tools/${id}`, { headers: admin }), {
+      params: Promise.resolve({ id }),
+    } as never);
+    expect(res.status).toBe(200);
+    const { tool: removed } = await res.json();
+    expect(removed).toMatchObject({ id, gatewayName: "github__list_issues", serverStatus: "disabled" });
+    expect(removed.removedAt).not.toBeNull();
+  });
 });
