@@ -2744,6 +2744,7 @@ export interface components {
             | "gateway"
             | "limits";
           subjectId: string | null;
+          serverId?: string;
           by?: {
             /** @enum {string} */
             kind: "operator" | "api_key" | "system";

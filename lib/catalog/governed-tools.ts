@@ -73,6 +73,29 @@ export async function listGovernedTools(db: Database, params: Scope): Promise<Go
   return all.map((tool) => govern(tool, servers.get(tool.serverId), crashes));
 }
 
+/**
+ * The live tools of `serverIds` (every server when not given), governed, by server id. Name
+ * conflicts are among the tools read: a part of the catalog needs `withConflicts` over the whole.
+ */
+export async function listGovernedToolsByServer(
+  db: Database,
+  params: Scope & { serverIds?: readonly string[] },
+): Promise<Map<string, GovernedToolDto[]>> {
+  const [all, servers, crashes] = await Promise.all([
+    listAllTools(db, params),
+    listServerStates(db, params),
+    countRecentCrashes(db, params),
+  ]);
+  const byServer = new Map<string, GovernedToolDto[]>();
+  for (const tool of all) {
+    const governed = govern(tool, servers.get(tool.serverId), crashes);
+    const part = byServer.get(tool.serverId);
+    if (part) part.push(governed);
+    else byServer.set(tool.serverId, [governed]);
+  }
+  return byServer;
+}
+
 export type GovernedToolPage = {
   tools: GovernedToolDto[];
   /** pass as `cursor` for the next page; null after the last */
@@ -194,7 +217,12 @@ export async function applyToolPatch(
       updatedAt: sql`now()`,
     })
     .where(and(eq(tools.tenantId, params.tenantId), eq(tools.id, current.id)));
-  await recordPolicyChange(db, { tenantId: params.tenantId, subject: "tool", subjectId: current.id });
+  await recordPolicyChange(db, {
+    tenantId: params.tenantId,
+    subject: "tool",
+    subjectId: current.id,
+    serverId: current.serverId,
+  });
 }
 
 /**

@@ -67,16 +67,50 @@ export async function listServerTools(
   return rows.map((row) => toToolDto(row, byGatewayName(namesakes)));
 }
 
-/** Every live tool of the workspace across servers (the gateway's and the grants page's view). */
-export async function listAllTools(db: Queryable, params: { tenantId: string }): Promise<ToolDto[]> {
+/**
+ * Every live tool of the workspace across servers (the gateway's and the grants page's view), or
+ * of `serverIds` only — then name conflicts are among those servers' tools (see withConflicts).
+ */
+export async function listAllTools(
+  db: Queryable,
+  params: { tenantId: string; serverIds?: readonly string[] },
+): Promise<ToolDto[]> {
+  if (params.serverIds?.length === 0) return [];
   const rows = await db
     .select(toolColumns)
     .from(tools)
     .innerJoin(mcpServers, eq(mcpServers.id, tools.serverId))
-    .where(and(eq(tools.tenantId, params.tenantId), isNull(tools.removedAt)))
+    .where(
+      and(
+        eq(tools.tenantId, params.tenantId),
+        isNull(tools.removedAt),
+        params.serverIds ? inArray(tools.serverId, [...params.serverIds]) : undefined,
+      ),
+    )
     .orderBy(asc(mcpServers.name), asc(tools.name));
   const live = byGatewayName(rows);
   return rows.map((row) => toToolDto(row, live));
+}
+
+/**
+ * Each live tool's name conflicts worked out again over `live`, the whole live catalog (put
+ * together from parts read apart, whose conflicts only saw their own part).
+ */
+export function withConflicts<T extends ToolDto>(live: T[]): T[] {
+  const groups = new Map<string, T[]>();
+  for (const tool of live) {
+    const group = groups.get(tool.gatewayName);
+    if (group) group.push(tool);
+    else groups.set(tool.gatewayName, [tool]);
+  }
+  return live.map((tool) => {
+    const namesakes = groups.get(tool.gatewayName) ?? [];
+    if (namesakes.length === 1 && tool.conflictsWith.length === 0) return tool;
+    const conflictsWith = namesakes
+      .filter((other) => other.id !== tool.id)
+      .map((other) => ({ serverName: other.serverName, toolName: other.name }));
+    return { ...tool, conflictsWith };
+  });
 }
 
 /**

@@ -150,6 +150,8 @@ export const eventSchema = z.discriminatedUnion("type", [
       "limits",
     ]),
     subjectId: z.string().nullable(),
+    /** A tool's server: caches drop that server's part of the catalog only. */
+    serverId: z.string().optional(),
     ...byRef,
   }),
   /**

@@ -32,13 +32,33 @@ const INVALIDATING = new Set<RecordedEvent["type"]>([
 export const API_KEYS = "api-keys";
 
 /**
- * The namespace of a workspace's tool catalog as the gateway reads it (10,000 tools take seconds to
- * read on PGlite): dropped with the workspace's when the catalog, a server, a tool's settings or the
- * gateway's naming change — not when grants, principals, keys, secrets, limits or the approval
- * policy do, which the catalog does not depend on.
+ * The namespaces of a workspace's tool catalog as the gateway reads it (10,000 tools take a second
+ * or more to read on PGlite), kept apart from the workspace's so that changes the catalog does not
+ * depend on — grants, principals, keys, secrets, limits, the approval policy — keep it. Each server's
+ * tools are a namespace of their own (lib/catalog/cached-catalog): a change of one server's catalog
+ * or settings, or of one tool, drops that server's part and the whole put together from the parts;
+ * a change of the gateway's naming (it renames across servers) drops every part.
  */
 export const catalogNamespace = (tenantId: string) => `catalog:${tenantId}`;
+export const serverCatalogNamespace = (tenantId: string, serverId: string) =>
+  `${catalogNamespace(tenantId)}:${serverId}`;
 const KEEPS_CATALOG = new Set(["grants", "principal", "api_key", "approval_policy", "secret", "limits"]);
+
+/** What of a workspace's catalog an event may have changed: nothing, one server's part, or all. */
+function catalogChangeOf(event: RecordedEvent): "none" | "all" | { serverId: string } {
+  switch (event.type) {
+    case "catalog.changed":
+    case "server.registered":
+    case "server.updated":
+    case "server.deleted":
+      return { serverId: event.serverId };
+    case "policy.changed":
+      if (KEEPS_CATALOG.has(event.subject)) return "none";
+      return event.subject === "tool" && event.serverId ? { serverId: event.serverId } : "all";
+    default:
+      return "none";
+  }
+}
 
 type Entry = { value: Promise<unknown>; storedAt: number };
 
@@ -49,8 +69,13 @@ class DecisionCache {
     subscribeEvents((event) => {
       if (!INVALIDATING.has(event.type)) return;
       this.invalidate(event.tenantId);
-      if (event.type !== "policy.changed" || !KEEPS_CATALOG.has(event.subject))
-        this.invalidate(catalogNamespace(event.tenantId));
+      const catalogChange = catalogChangeOf(event);
+      if (catalogChange !== "none") {
+        const whole = catalogNamespace(event.tenantId);
+        this.invalidate(whole);
+        if (catalogChange === "all") this.invalidateUnder(`${whole}:`);
+        else this.invalidate(serverCatalogNamespace(event.tenantId, catalogChange.serverId));
+      }
       if (event.type === "policy.changed" && (event.subject === "api_key" || event.subject === "principal"))
         this.invalidate(API_KEYS);
     });
@@ -82,6 +107,13 @@ class DecisionCache {
   /** Drops a workspace's (or the API key namespace's) entries, loads in flight included. */
   invalidate(namespace: string): void {
     this.namespaces.delete(namespace);
+  }
+
+  /** Drops every namespace whose name starts with `prefix`. */
+  private invalidateUnder(prefix: string): void {
+    for (const namespace of this.namespaces.keys()) {
+      if (namespace.startsWith(prefix)) this.namespaces.delete(namespace);
+    }
   }
 }
 

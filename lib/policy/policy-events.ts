@@ -24,7 +24,14 @@ export function changingAs<T>(by: AuditActor, change: () => Promise<T>): Promise
 
 export async function recordPolicyChange(
   db: Queryable,
-  params: { tenantId: string; subject: PolicySubject; subjectId?: string | null; by?: AuditActor },
+  params: {
+    tenantId: string;
+    subject: PolicySubject;
+    subjectId?: string | null;
+    /** a tool's server, so caches drop that server's part of the catalog only */
+    serverId?: string;
+    by?: AuditActor;
+  },
 ): Promise<void> {
   const by = params.by !== undefined ? changedByOf(params.by) : changers.getStore();
   await recordEvent(db, {
@@ -33,6 +40,7 @@ export async function recordPolicyChange(
       type: "policy.changed",
       subject: params.subject,
       subjectId: params.subjectId ?? null,
+      ...(params.serverId ? { serverId: params.serverId } : {}),
       ...(by ? { by } : {}),
     },
   });

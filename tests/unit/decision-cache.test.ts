@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedEvent } from "@/lib/events/event-types";
 import { processEventHub } from "@/lib/events/record-event";
-import { API_KEYS, catalogNamespace, decisionCache } from "@/lib/policy/decision-cache";
+import {
+  API_KEYS,
+  catalogNamespace,
+  decisionCache,
+  serverCatalogNamespace,
+} from "@/lib/policy/decision-cache";
 
 let nextId = 1_000_000;
 function publish(event: Record<string, unknown> & { type: string }, tenantId = "t1"): void {
@@ -63,6 +68,26 @@ describe("the decision cache", () => {
       publish(event, "t6");
       expect(await read(), JSON.stringify(event)).toBe(++expected);
     }
+  });
+
+  it("drops one server's part of the catalog for a change of that server or its tools, every part for a renaming", async () => {
+    const [a, b] = [counter(), counter()];
+    const read = () =>
+      Promise.all([
+        decisionCache.get(serverCatalogNamespace("t7", "a"), "governed-tools", a.load),
+        decisionCache.get(serverCatalogNamespace("t7", "b"), "governed-tools", b.load),
+      ]);
+    await read();
+    publish({ type: "catalog.changed", serverId: "a", serverName: "a" }, "t7");
+    expect(await read()).toEqual([2, 1]);
+    publish({ type: "server.updated", serverId: "b", serverName: "b" }, "t7");
+    publish({ type: "policy.changed", subject: "grants", subjectId: null }, "t7");
+    expect(await read()).toEqual([2, 2]);
+    publish({ type: "policy.changed", subject: "tool", subjectId: "x", serverId: "a" }, "t7");
+    expect(await read()).toEqual([3, 2]);
+    // The gateway's naming renames across servers: every part goes.
+    publish({ type: "policy.changed", subject: "tool", subjectId: null }, "t7");
+    expect(await read()).toEqual([4, 3]);
   });
 
   it("never keeps an answer whose load was under way when the change came", async () => {

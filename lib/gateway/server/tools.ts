@@ -2,10 +2,11 @@ import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, isNull } from "drizzle-orm";
 import { mcpServers, tools } from "@/db/schema";
 import { principalGrants } from "@/lib/calls/call-decision";
-import { type GovernedToolDto, listGovernedTools } from "@/lib/catalog/governed-tools";
+import { cachedGovernedTools } from "@/lib/catalog/cached-catalog";
+import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
 import { isPlainGatewayName } from "@/lib/catalog/naming";
 import type { Database } from "@/lib/db/client";
-import { catalogNamespace, decisionCache } from "@/lib/policy/decision-cache";
+import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grant-patterns";
 import { metaTools } from "./meta-tools";
@@ -45,9 +46,7 @@ export async function listGatewayTools(
   const key = `gateway-tools:${JSON.stringify([principalId, scope === "all" ? null : scope.server])}`;
   return decisionCache.get(tenantId, key, async () => {
     const [all, grants] = await Promise.all([
-      decisionCache.get(catalogNamespace(tenantId), "governed-tools", () =>
-        listGovernedTools(db, { tenantId }),
-      ),
+      cachedGovernedTools(db, { tenantId }),
       principalGrants(db, { tenantId, principalId }),
     ]);
     return all
