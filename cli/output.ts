@@ -107,8 +107,8 @@ export function formatTime(iso: string | null | undefined): string {
  * the rest (connecting, needs-authorization: waiting on something, not broken).
  */
 export function statusColor(status: string, colors: Colors): string {
-  if (status === "ready" || status === "succeeded" || status === "approved") return colors.green(status);
-  if (["crash-loop", "degraded", "failed", "tool error", "denied", "expired"].includes(status))
+  if (["ready", "succeeded", "approved", "healthy"].includes(status)) return colors.green(status);
+  if (["crash-loop", "degraded", "failed", "tool error", "denied", "expired", "unhealthy"].includes(status))
     return colors.red(status);
   if (status === "disabled" || status === "unknown" || status === "cancelled") return colors.dim(status);
   return colors.yellow(status);

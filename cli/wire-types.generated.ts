@@ -95,6 +95,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/health-checks": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Probe many servers now
+     * @description Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 16 at a time, and answers when all are done. A server that cannot be probed is a failed result, not a failed request.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    post: operations["checkServersHealth"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/servers/{name}/reconnect": {
     parameters: {
       query?: never;
@@ -3651,6 +3673,117 @@ export interface operations {
       };
       /** @description The server is disabled: enable it to connect (`conflict`). */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The MCP server cannot be reached (`upstream_unavailable`). */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  checkServersHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The servers to probe; every enabled server of the workspace when left out. */
+          servers?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Each server's probe, in name order. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description One per enabled server probed, by server name. */
+            results: {
+              ok: boolean;
+              /** @description null when no probe could be sent. */
+              latencyMs: number | null;
+              error?: string;
+              /** @description ISO 8601 */
+              checkedAt: string;
+              /** @enum {string} */
+              probe?: "ping" | "tools/list";
+              server: string;
+            }[];
+            /** @description Named or existing servers not probed, and why. */
+            skipped: {
+              server: string;
+              /** @enum {string} */
+              reason: "disabled";
+            }[];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description A named server does not exist (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 256 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
         headers: {
           [name: string]: unknown;
         };

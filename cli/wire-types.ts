@@ -94,6 +94,8 @@ export function requesterName(requester: Party | string | null | undefined): str
 
 /** POST /api/v1/servers/{name}/health-check */
 export type HealthCheckWire = Answer<"checkServerHealth">;
+/** POST /api/v1/health-checks */
+export type HealthChecksWire = Answer<"checkServersHealth">;
 /** POST /api/v1/servers/{name}/refresh */
 export type RefreshWire = Answer<"refreshServerCatalog">;
 /** GET /api/v1/servers/{name}/tools */

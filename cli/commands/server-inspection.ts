@@ -1,27 +1,75 @@
 import type { Command } from "commander";
 import { segment } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
-import { CliError } from "../errors";
+import { CliError, usageError } from "../errors";
 import { formatTime, print, printJson, renderFields, renderTable, statusColor } from "../output";
 import { withSpinner } from "../spinner";
-import type { DiagnosticsWire, HealthCheckWire, RefreshWire, ServerToolsWire } from "../wire-types";
+import type {
+  DiagnosticsWire,
+  HealthChecksWire,
+  HealthCheckWire,
+  RefreshWire,
+  ServerToolsWire,
+} from "../wire-types";
 
 const serverPath = (name: string, part: string) => `/api/v1/servers/${segment(name)}${part}`;
 
 /** The live side of a server: probe, reconnect, re-discover, and what it offers and why it fails. */
 export function registerServerInspection(servers: Command): void {
-  withJsonOption(servers.command("health").description("probe a server now (ping, or tools/list)"))
-    .argument("<name>", "server name")
-    .action(async (name: string, _options, command: Command) => {
+  withJsonOption(
+    servers
+      .command("health")
+      .description("probe servers now (ping, or tools/list): one, several, or --all in one request"),
+  )
+    .argument("[names...]", "server names")
+    .option("--all", "every enabled server of the workspace")
+    .action(async (names: string[], options: { all?: boolean }, command: Command) => {
       const { client, json, colors } = contextOf(command);
-      const result = await withSpinner(`Checking ${name}…`, () =>
-        client.post<HealthCheckWire>(serverPath(name, "/health-check")),
+      if (options.all && names.length > 0) throw usageError("Name servers or pass --all, not both.");
+      if (!options.all && names.length === 0) throw usageError("Name a server to check, or pass --all.");
+      const [name] = names;
+      if (name !== undefined && names.length === 1) {
+        const result = await withSpinner(`Checking ${name}…`, () =>
+          client.post<HealthCheckWire>(serverPath(name, "/health-check")),
+        );
+        if (json) return printJson(result);
+        if (!result.ok) throw new CliError(`${name} is unhealthy: ${result.error ?? "no answer"}.`);
+        return print(
+          `${colors.green("healthy")}  ${name} answered ${result.probe ?? "ping"} in ${result.latencyMs} ms.`,
+        );
+      }
+      const answer = await withSpinner(
+        options.all ? "Checking every server…" : `Checking ${names.length} servers…`,
+        () =>
+          client.post<HealthChecksWire>("/api/v1/health-checks", options.all ? {} : { servers: names }, {
+            timeoutMs: 600_000,
+          }),
       );
-      if (json) return printJson(result);
-      if (!result.ok) throw new CliError(`${name} is unhealthy: ${result.error ?? "no answer"}.`);
+      if (json) return printJson(answer);
+      const rows = [
+        ...answer.results.map((r) => ({ ...r, state: r.ok ? "healthy" : "unhealthy" })),
+        ...answer.skipped.map((s) => ({
+          server: s.server,
+          state: s.reason,
+          latencyMs: null,
+          error: undefined,
+        })),
+      ];
       print(
-        `${colors.green("healthy")}  ${name} answered ${result.probe ?? "ping"} in ${result.latencyMs} ms.`,
+        renderTable(
+          rows,
+          [
+            { header: "server", value: (r) => r.server },
+            { header: "health", value: (r) => r.state, style: (text) => statusColor(text, colors) },
+            { header: "latency", value: (r) => (r.latencyMs === null ? "—" : `${r.latencyMs} ms`) },
+            { header: "error", value: (r) => r.error ?? "" },
+          ],
+          colors,
+        ),
       );
+      const unhealthy = answer.results.filter((r) => !r.ok).length;
+      if (unhealthy > 0)
+        throw new CliError(`${unhealthy} of ${answer.results.length} servers are unhealthy.`);
     });
 
   withJsonOption(servers.command("reconnect").description("drop the connection and open it again"))

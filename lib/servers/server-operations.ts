@@ -1,9 +1,12 @@
-import { and, desc, eq } from "drizzle-orm";
-import { healthChecks, serverStatus } from "@/db/schema";
+import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import { healthChecks, mcpServers, serverStatus } from "@/db/schema";
 import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
+import type { HealthResult } from "@/lib/upstream/pool-events";
+import { parseOrThrow } from "@/lib/validation";
 import { listCrashCalls } from "./crash-attribution";
 import { getServerRowOrThrow } from "./registry";
 
@@ -21,6 +24,67 @@ export async function checkServerHealth(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   assertEnabled(row);
   return (await requireServerRuntime()).pool.healthCheck(row.id);
+}
+
+export const healthChecksRequestSchema = z.strictObject({
+  servers: z
+    .array(z.string({ error: "servers lists server names." }).min(1).max(200), {
+      error: "servers lists server names.",
+    })
+    .min(1, { error: "servers names at least one server (leave it out to check every server)." })
+    .max(1_000, { error: "servers names at most 1,000 servers." })
+    .optional()
+    .meta({ description: "The servers to probe; every enabled server of the workspace when left out." }),
+});
+
+/** Probes in flight at once: enough to hide each probe's round trip, few enough to leave calls room. */
+const HEALTH_CHECKS_IN_FLIGHT = 16;
+
+export type ServerHealthResult = HealthResult & { server: string };
+
+/**
+ * POST /api/v1/health-checks: probes many servers in one request, a few at a time. A server that
+ * cannot be probed (no connection in this process yet) is a failed result, not a failed request;
+ * disabled servers are skipped and listed as such.
+ */
+export async function checkServersHealth(
+  db: Database,
+  params: { tenantId: string; input: unknown },
+): Promise<{ results: ServerHealthResult[]; skipped: Array<{ server: string; reason: "disabled" }> }> {
+  const { servers: names } = parseOrThrow(healthChecksRequestSchema, params.input ?? {}, "The health check");
+  const rows = await db
+    .select({ id: mcpServers.id, name: mcpServers.name, enabled: mcpServers.enabled })
+    .from(mcpServers)
+    .where(and(eq(mcpServers.tenantId, params.tenantId), names ? inArray(mcpServers.name, names) : undefined))
+    .orderBy(asc(mcpServers.name));
+  const unknown = names?.filter((name) => !rows.some((row) => row.name === name)) ?? [];
+  if (unknown.length > 0) {
+    const list = unknown.map((name) => `"${name}"`).join(", ");
+    throw new AppError("not_found", `This workspace has no server named ${list}.`);
+  }
+  const { pool } = await requireServerRuntime();
+  const enabled = rows.filter((row) => row.enabled);
+  const results: ServerHealthResult[] = new Array(enabled.length);
+  let next = 0;
+  const lane = async () => {
+    for (let index = next++; index < enabled.length; index = next++) {
+      const row = enabled[index] as (typeof enabled)[number];
+      const result = await pool.healthCheck(row.id).catch(
+        (error: unknown): HealthResult => ({
+          ok: false,
+          latencyMs: null,
+          error: error instanceof AppError ? error.message : "The server could not be probed.",
+          checkedAt: new Date().toISOString(),
+        }),
+      );
+      results[index] = { server: row.name, ...result };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(HEALTH_CHECKS_IN_FLIGHT, enabled.length) }, lane));
+  return {
+    results,
+    skipped: rows.filter((row) => !row.enabled).map((row) => ({ server: row.name, reason: "disabled" })),
+  };
 }
 
 export async function reconnectServer(db: Database, ref: ServerRef) {

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { POST as healthChecksRoute } from "@/app/api/v1/health-checks/route";
 import { GET as diagnosticsRoute } from "@/app/api/v1/servers/[name]/diagnostics/route";
 import { POST as healthCheckRoute } from "@/app/api/v1/servers/[name]/health-check/route";
 import { POST as refreshRoute } from "@/app/api/v1/servers/[name]/refresh/route";
@@ -16,6 +19,7 @@ import { listGroupMembers } from "@/lib/upstream/transport/process-group";
 import { createTestApiKey, openProcessTestDatabase } from "../fixtures/databases";
 import { eventually } from "../fixtures/eventually";
 import { demoServer, fixture, tsxArgs } from "../fixtures/mcp-servers/pool-harness";
+import { runCli } from "../fixtures/run-cli";
 
 /*
  * The live side end to end: registering a server through the registry makes the runtime's pool
@@ -133,6 +137,71 @@ describe("server runtime", () => {
     expect(status?.lastError).toContain("config file not found");
   });
 
+  it("probes many servers in one request: the healthy, the crashed, and a named subset", async () => {
+    const checkMany = async (body: unknown) => {
+      const res = await healthChecksRoute(
+        new Request("http://127.0.0.1:3000/api/v1/health-checks", {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        }),
+        { params: Promise.resolve({}) } as never,
+      );
+      return { status: res.status, body: await res.json() };
+    };
+    const all = await checkMany({});
+    expect(all.status).toBe(200);
+    expect(all.body.results.map((r: { server: string; ok: boolean }) => [r.server, r.ok])).toEqual([
+      ["broken", false],
+      ["local-tools", true],
+    ]);
+    expect(all.body.results[0].error).toMatch(/not connected|not running/i);
+    expect(typeof all.body.results[1].latencyMs).toBe("number");
+
+    const one = await checkMany({ servers: ["local-tools"] });
+    expect(one.body.results).toHaveLength(1);
+    expect(one.body.results[0]).toMatchObject({ server: "local-tools", ok: true });
+
+    const unknown = await checkMany({ servers: ["local-tools", "nope"] });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.message).toContain('"nope"');
+    const bad = await checkMany({ servers: "local-tools" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.fieldErrors.servers).toBeDefined();
+
+    // `switchboard servers health --all`: the same request, a table, and exit 1 for the crashed one.
+    const bridge = http.createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const answer = await healthChecksRoute(
+        new Request(new URL(req.url ?? "/", "http://127.0.0.1"), {
+          method: req.method,
+          headers: req.headers as Record<string, string>,
+          body: Buffer.concat(chunks),
+        }),
+        { params: Promise.resolve({}) } as never,
+      );
+      res.writeHead(answer.status, { "content-type": "application/json" });
+      res.end(await answer.text());
+    });
+    await new Promise<void>((resolve) => bridge.listen(0, "127.0.0.1", resolve));
+    try {
+      const cli = await runCli(["servers", "health", "--all"], {
+        PATH: process.env.PATH,
+        HOME: "/nonexistent",
+        NO_COLOR: "1",
+        SWITCHBOARD_URL: `http://127.0.0.1:${(bridge.address() as AddressInfo).port}`,
+        SWITCHBOARD_API_KEY: auth.authorization?.slice("Bearer ".length),
+      } as Record<string, string> as NodeJS.ProcessEnv);
+      expect(cli.code, cli.stderr).toBe(1);
+      expect(cli.stdout).toMatch(/broken\s+unhealthy/);
+      expect(cli.stdout).toMatch(/local-tools\s+healthy\s+\d+ ms/);
+      expect(cli.stderr).toContain("1 of 2 servers are unhealthy");
+    } finally {
+      await new Promise((resolve) => bridge.close(resolve));
+    }
+  });
+
   it("notices a killed process within seconds and brings the server back", async () => {
     const { body: before } = await api(diagnosticsRoute, "local-tools");
     const pid = before.live.pid as number;
@@ -167,6 +236,18 @@ describe("server runtime", () => {
     const refused = await api(healthCheckRoute, "local-tools", "POST");
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/disabled/);
+    const many = await healthChecksRoute(
+      new Request("http://127.0.0.1:3000/api/v1/health-checks", {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ servers: ["local-tools"] }),
+      }),
+      { params: Promise.resolve({}) } as never,
+    );
+    expect(await many.json()).toEqual({
+      results: [],
+      skipped: [{ server: "local-tools", reason: "disabled" }],
+    });
 
     await deleteServer(handle.db, { tenantId: tenantId(), name: "broken", by: null });
     await eventually(async () => (runtime.pool.ids().length === 1 ? true : undefined), "the pool to drop it");

@@ -2,12 +2,14 @@ import { z } from "zod";
 import type { ZodOpenApiPathsObject } from "zod-openapi";
 import { connectRequestSchema } from "@/lib/oauth/connect-request";
 import { serverConfigSchema, serverPatchSchema } from "@/lib/servers/config-schema";
+import { healthChecksRequestSchema } from "@/lib/servers/server-operations";
 import { operation, pathParams } from "../operation";
 import { catalogEntrySchema, snapshotSchema, toolSchema } from "../schemas/catalog";
 import {
   authorizationStartSchema,
   diagnosticsSchema,
   disconnectResultSchema,
+  healthChecksResultSchema,
   healthResultSchema,
   oauthStatusSchema,
   reconnectResultSchema,
@@ -121,6 +123,21 @@ export const serverPaths: ZodOpenApiPathsObject = {
         { status: 200, description: "The probe's result, with its latency.", schema: healthResultSchema },
       ],
       errors: [isDisabled, 503],
+    }),
+  },
+  "/api/v1/health-checks": {
+    post: operation(tag, {
+      id: "checkServersHealth",
+      summary: "Probe many servers now",
+      description:
+        "Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 16 at a time, " +
+        "and answers when all are done. A server that cannot be probed is a failed result, not a failed request.",
+      access: "manage",
+      body: healthChecksRequestSchema,
+      responses: [
+        { status: 200, description: "Each server's probe, in name order.", schema: healthChecksResultSchema },
+      ],
+      errors: [[404, "A named server does not exist"], 503],
     }),
   },
   "/api/v1/servers/{name}/reconnect": {

@@ -7,6 +7,7 @@ import type { CrashCallDto } from "@/lib/servers/crash-attribution";
 import type { ServerDto, ValueView } from "@/lib/servers/server-dto";
 import type {
   checkServerHealth,
+  checkServersHealth,
   getServerDiagnostics,
   reconnectServer,
   refreshServerCatalog,
@@ -108,6 +109,17 @@ export const healthResultSchema = describes<Result<typeof checkServerHealth>>()(
       probe: z.enum(["ping", "tools/list"]).optional(),
     })
     .meta({ id: "HealthResult" }),
+);
+
+export const healthChecksResultSchema = describes<Result<typeof checkServersHealth>>()(
+  z.object({
+    results: z.array(healthResultSchema.extend({ server: z.string() })).meta({
+      description: "One per enabled server probed, by server name.",
+    }),
+    skipped: z
+      .array(z.object({ server: z.string(), reason: z.enum(["disabled"]) }))
+      .meta({ description: "Named or existing servers not probed, and why." }),
+  }),
 );
 
 export const reconnectResultSchema = describes<Result<typeof reconnectServer>>()(
