@@ -1,7 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { mcpServers } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { catalogNamespace, decisionCache, serverCatalogNamespace } from "@/lib/policy/decision-cache";
+import {
+  CATALOG_PART_MAX_AGE_MS,
+  catalogNamespace,
+  decisionCache,
+  serverCatalogNamespace,
+} from "@/lib/policy/decision-cache";
 import { type GovernedToolDto, listGovernedToolsByServer } from "./governed-tools";
 import { withConflicts } from "./read-catalog";
 
@@ -23,16 +28,21 @@ export function cachedGovernedTools(db: Database, params: { tenantId: string }):
     const missing: string[] = [];
     let read: Promise<Map<string, GovernedToolDto[]>> | undefined;
     const parts = serverIds.map((serverId) =>
-      decisionCache.get(serverCatalogNamespace(tenantId, serverId), "governed-tools", () => {
-        missing.push(serverId);
-        read ??= Promise.resolve().then(() =>
-          listGovernedToolsByServer(db, {
-            tenantId,
-            ...(missing.length === serverIds.length ? {} : { serverIds: missing }),
-          }),
-        );
-        return read.then((byServer) => byServer.get(serverId) ?? []);
-      }),
+      decisionCache.get(
+        serverCatalogNamespace(tenantId, serverId),
+        "governed-tools",
+        () => {
+          missing.push(serverId);
+          read ??= Promise.resolve().then(() =>
+            listGovernedToolsByServer(db, {
+              tenantId,
+              ...(missing.length === serverIds.length ? {} : { serverIds: missing }),
+            }),
+          );
+          return read.then((byServer) => byServer.get(serverId) ?? []);
+        },
+        CATALOG_PART_MAX_AGE_MS,
+      ),
     );
     return withConflicts((await Promise.all(parts)).flat());
   });

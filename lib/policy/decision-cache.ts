@@ -20,6 +20,13 @@ import { processSingleton } from "@/lib/process-singleton";
 
 const MAX_AGE_MS = 30_000;
 
+/**
+ * One server's part of the catalog is kept longer: it only says what the gateway lists (the call
+ * path looks a tool up on its own), events drop it, and a relay that reconnects replays what it
+ * missed. Re-reading 10,000 tools every 30 s would cost a cold read of seconds twice a minute.
+ */
+export const CATALOG_PART_MAX_AGE_MS = 10 * 60_000;
+
 const INVALIDATING = new Set<RecordedEvent["type"]>([
   "policy.changed",
   "catalog.changed",
@@ -86,14 +93,14 @@ class DecisionCache {
    * A failed load is not kept, nor a miss (undefined): the names callers may ask for that do not
    * exist are unbounded, and would fill the cache until the next event dropped it.
    */
-  get<T>(namespace: string, key: string, load: () => Promise<T>): Promise<T> {
+  get<T>(namespace: string, key: string, load: () => Promise<T>, maxAgeMs = MAX_AGE_MS): Promise<T> {
     let entries = this.namespaces.get(namespace);
     if (!entries) {
       entries = new Map();
       this.namespaces.set(namespace, entries);
     }
     const hit = entries.get(key);
-    if (hit && Date.now() - hit.storedAt < MAX_AGE_MS) return hit.value as Promise<T>;
+    if (hit && Date.now() - hit.storedAt < maxAgeMs) return hit.value as Promise<T>;
     const entry: Entry = { value: load(), storedAt: Date.now() };
     entries.set(key, entry);
     const stored = entries;

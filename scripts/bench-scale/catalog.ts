@@ -112,8 +112,11 @@ export async function catalogPart(options: CatalogOptions): Promise<Section[]> {
     );
 
     const search = await coldAndWarm(1 + WARM, api("/api/v1/tools?q=echo"), (a) => {
-      const list = parse<ToolsAnswer>(a)?.tools ?? [];
-      return list.filter((t) => t.gatewayName.endsWith("__echo")).length === servers;
+      const body = parse<ToolsAnswer & { total?: number }>(a);
+      const list = body?.tools ?? [];
+      // Paged: every tool of the page an echo, and as many matches in all as there are servers.
+      const echoes = list.length > 0 && list.every((t) => t.gatewayName.endsWith("__echo"));
+      return echoes && (body?.nextCursor ? body.total === servers : list.length === servers);
     });
     section.mismatches += search.mismatches;
     reportTimed(section, "GET /api/v1/tools?q=echo", search, 300);
@@ -121,7 +124,8 @@ export async function catalogPart(options: CatalogOptions): Promise<Section[]> {
     // ── pages, rendered on the server for a signed-in admin ──
     for (const [page, expect] of [
       ["/servers", serverName(servers - 1)],
-      ["/tools", `${serverName(servers - 1)}__echo`],
+      // The first page of tools, in gateway-name order (before paging, every tool).
+      ["/tools", `${serverName(0)}__echo`],
     ] as const) {
       const rendered = await coldAndWarm(
         1 + WARM,

@@ -14,6 +14,23 @@ test.describe("servers", () => {
     await expectTableCellsWhole(page);
   });
 
+  test("Check all probes every enabled server in one go and says how many are healthy", async ({
+    page,
+    api,
+  }) => {
+    const { servers: registered } = await (await api.get("/api/v1/servers")).json();
+    const enabled = registered.filter((s: { enabled: boolean }) => s.enabled).length;
+    expect(enabled).toBeGreaterThan(0);
+    const servers = new ServersPage(page);
+    await servers.goto();
+    await page.getByRole("button", { name: "Check all" }).click();
+    await expect(page.getByTestId("check-all-outcome")).toHaveText(
+      new RegExp(`^(All ${enabled} healthy|\\d+ of ${enabled} healthy · unhealthy: .+)$`),
+      { timeout: 30_000 },
+    );
+    await expect(page.getByRole("button", { name: "Check all" })).toBeEnabled();
+  });
+
   test("bad input shows field errors beside the fields and saves nothing", async ({ page, api }) => {
     const servers = new ServersPage(page);
     await servers.goto();

@@ -6,7 +6,12 @@ import { type ActionResult, runAction } from "@/lib/actions/action-result";
 import { auditActorOf, authorityOf } from "@/lib/auth/actor";
 import { deleteServer, registerServer, updateServer } from "@/lib/servers/registry";
 import type { ServerDto } from "@/lib/servers/server-dto";
-import { checkServerHealth, reconnectServer, refreshServerCatalog } from "@/lib/servers/server-operations";
+import {
+  checkServerHealth,
+  checkServersHealth,
+  reconnectServer,
+  refreshServerCatalog,
+} from "@/lib/servers/server-operations";
 import { parseOrThrow } from "@/lib/validation";
 
 const nameParam = z.string().min(1).max(100);
@@ -52,6 +57,11 @@ export async function checkServerHealthAction(name: string) {
   return runAction("manage", ({ db, tenant }) =>
     checkServerHealth(db, { tenantId: tenant.id, name: parseOrThrow(nameParam, name, "The server name") }),
   );
+}
+
+/** Every enabled server of the workspace, probed in one go (the Servers page's "Check all"). */
+export async function checkAllServersHealthAction() {
+  return runAction("manage", ({ db, tenant }) => checkServersHealth(db, { tenantId: tenant.id, input: {} }));
 }
 
 export async function reconnectServerAction(name: string) {

@@ -1,5 +1,6 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { CheckAllButton } from "@/components/servers/check-all-button";
 import { ExportMenu } from "@/components/servers/export-menu";
 import { ImportDialog } from "@/components/servers/import-dialog";
 import { serverKeys } from "@/components/servers/server-queries";
@@ -26,6 +27,7 @@ export default async function ServersPage() {
         actions={
           canManage ? (
             <>
+              <CheckAllButton />
               <ImportDialog />
               <ButtonLink href="/servers/new">Add server</ButtonLink>
             </>
