@@ -106,7 +106,7 @@ export interface paths {
     put?: never;
     /**
      * Probe many servers now
-     * @description Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 16 at a time, and answers when all are done. A server that cannot be probed is a failed result, not a failed request.
+     * @description Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 4 at a time, and answers when all are done. A server that cannot be probed is a failed result, not a failed request.
      *
      *     **Who may call it:** Admins, or an API key with the admin scope.
      */

@@ -37,8 +37,12 @@ export const healthChecksRequestSchema = z.strictObject({
     .meta({ description: "The servers to probe; every enabled server of the workspace when left out." }),
 });
 
-/** Probes in flight at once: enough to hide each probe's round trip, few enough to leave calls room. */
-const HEALTH_CHECKS_IN_FLIGHT = 16;
+/**
+ * Probes in flight at once: enough to hide each probe's round trip, few enough to leave calls
+ * room. bench:scale, 1,000 HTTP servers on PGlite: 16 → 5.3 s, an agent's echo meanwhile 10 → 110 ms
+ * at p50; 4 → 7.5 s, echo 11 → 42 ms.
+ */
+const HEALTH_CHECKS_IN_FLIGHT = 4;
 
 export type ServerHealthResult = HealthResult & { server: string };
 

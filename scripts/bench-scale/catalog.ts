@@ -357,7 +357,7 @@ async function healthRounds(section: Section, world: HealthWorld): Promise<void>
     );
   }
   section.note(
-    "Health checks asked in one request (the route probes 16 at a time), then through the per-server route, " +
+    "Health checks asked in one request (the route probes 4 at a time), then through the per-server route, " +
       `${world.healthConcurrency} requests in flight (the product's own ` +
       "probes run on a timer per server, by default every 60 s, and were running too). Echo calls: one agent, one after another, a random server's echo.",
   );

@@ -130,7 +130,7 @@ export const serverPaths: ZodOpenApiPathsObject = {
       id: "checkServersHealth",
       summary: "Probe many servers now",
       description:
-        "Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 16 at a time, " +
+        "Probes the servers named in `servers`, or every enabled server of the workspace for `{}`, 4 at a time, " +
         "and answers when all are done. A server that cannot be probed is a failed result, not a failed request.",
       access: "manage",
       body: healthChecksRequestSchema,
