@@ -35,6 +35,8 @@ export async function callThroughGateway(
     signal: AbortSignal;
     sendProgress: ProgressSend | undefined;
     waitSeconds: number;
+    /** the answer for the call's state when the request ends (default: callToToolResult) */
+    answer?: (call: CallDto, waitedSeconds: number) => CallToolResult;
   },
 ): Promise<CallToolResult> {
   const { principal } = params;
@@ -75,7 +77,8 @@ export async function callThroughGateway(
       log.error({ err: error }, "recording a gateway call's outcome failed");
     });
     // The wait may end early (a shutdown answers waiting calls at once): say how long it really was.
-    return callToToolResult(call, { waitedSeconds: Math.round((Date.now() - startedAt) / 1000) });
+    const waitedSeconds = Math.round((Date.now() - startedAt) / 1000);
+    return params.answer ? params.answer(call, waitedSeconds) : callToToolResult(call, { waitedSeconds });
   } catch (error) {
     const result = appErrorToToolResult(error);
     if (result) return result;

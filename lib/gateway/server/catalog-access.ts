@@ -10,6 +10,7 @@ import {
   grantedServers,
   type PermittedServer,
 } from "./catalog";
+import { serverOfScope } from "./tools";
 
 /**
  * Where a read or a prompt get leads, for the governed path to decide (lib/calls/execute-catalog-read):
@@ -24,7 +25,7 @@ export async function refuseUncoveredListing(
   db: Database,
   params: CatalogScope & { principal: GatewayPrincipal },
 ): Promise<void> {
-  if (params.scope === "all") return; // /mcp lists only what the principal may read
+  if (serverOfScope(params.scope) === undefined) return; // /mcp lists only what the principal may read
   const [server] = await grantedServers(db, params);
   if (server && !server.coversCatalog) {
     throw new McpError(

@@ -8,7 +8,7 @@ import type { Database } from "@/lib/db/client";
 import type { GatewayPrincipal } from "@/lib/gateway/auth";
 import { coversServerCatalog, grantsAnyOfServer } from "@/lib/policy/grant-patterns";
 import { requireServerRuntime } from "@/lib/runtime/server-runtime";
-import type { GatewayScope } from "./tools";
+import { type GatewayScope, serverOfScope } from "./tools";
 
 /**
  * Which servers' resources, resource templates and prompts a principal may reach through the
@@ -64,7 +64,7 @@ export async function grantedServers(db: Database, params: CatalogScope): Promis
         and(
           eq(mcpServers.tenantId, params.tenantId),
           eq(mcpServers.enabled, true),
-          params.scope === "all" ? undefined : eq(mcpServers.name, params.scope.server),
+          serverNameCondition(params.scope),
         ),
       )
       .orderBy(asc(mcpServers.name)),
@@ -162,7 +162,7 @@ export async function findPrompt(
 ): Promise<{ server: PermittedServer; promptName: string } | undefined> {
   let serverName: string | undefined;
   let promptName = name;
-  if (params.scope === "all") {
+  if (serverOfScope(params.scope) === undefined) {
     const at = name.indexOf(PROMPT_SEPARATOR);
     if (at <= 0) return undefined;
     serverName = name.slice(0, at);
@@ -182,4 +182,10 @@ export async function pooledClient(serverId: string): Promise<Client> {
 
 export async function runningPool() {
   return (await requireServerRuntime()).pool;
+}
+
+/** Only the endpoint's server, on /mcp/servers/{name}. */
+function serverNameCondition(scope: GatewayScope) {
+  const server = serverOfScope(scope);
+  return server === undefined ? undefined : eq(mcpServers.name, server);
 }

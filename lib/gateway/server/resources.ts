@@ -17,6 +17,7 @@ import { catalogScopeOf, type Entry, listEntries, PROMPT_SEPARATOR } from "./cat
 import { refuseUncoveredListing, resolvePromptGet, resolveResourceRead } from "./catalog-access";
 import type { GatewayContext } from "./context";
 import { readThroughGateway } from "./reads";
+import { serverOfScope } from "./tools";
 
 /**
  * Resources, resource templates and prompts of permitted servers (catalog.ts says which), passed
@@ -63,7 +64,7 @@ export function registerResourceHandlers(server: Server, db: Database, context: 
     return {
       prompts: entries.map(({ server: owner, definition }) => {
         const prompt = definition as Prompt;
-        return scope === "all"
+        return serverOfScope(scope) === undefined
           ? { ...prompt, name: `${owner.name}${PROMPT_SEPARATOR}${prompt.name}` }
           : prompt;
       }),

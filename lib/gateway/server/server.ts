@@ -9,17 +9,19 @@ import {
 import { SpanKind } from "@opentelemetry/api";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
+import { isDiscoveryTool, SEARCH_TOOLS_TOOL } from "@/lib/gateway/discovery/definitions";
+import { callDiscoveryTool } from "@/lib/gateway/discovery/discovery-tools";
 import { withSpan } from "@/lib/observability/traces";
 import { attachCaller, type CallerChannel } from "@/lib/upstream/caller-relay";
 import { callThroughGateway, IDEMPOTENCY_META_KEY } from "./call";
 import { gatewayCaller } from "./caller";
 import { registerCompletionHandler } from "./completions";
 import type { GatewayContext } from "./context";
-import { callMetaTool, isMetaTool, metaTools } from "./meta-tools";
+import { callMetaTool, isMetaTool } from "./meta-tools";
 import type { ProgressSend } from "./progress";
 import { registerResourceHandlers } from "./resources";
 import { registerSubscriptionHandlers } from "./subscriptions";
-import { listGatewayTools, resolveGatewayName } from "./tools";
+import { type GatewayScope, listGatewayTools, resolveGatewayName, withSwitchboardTools } from "./tools";
 
 /**
  * The gateway's MCP server: one per session, or one per stateless request. Everything it answers
@@ -39,9 +41,7 @@ export function buildGatewayServer(db: Database, context: GatewayContext): Serve
       completions: {},
       logging: {},
     },
-    instructions:
-      "Switchboard: the tools you are granted on the MCP servers of this workspace. Some calls wait for a " +
-      "person's approval; a result naming a call id can be collected with switchboard__wait_call.",
+    instructions: instructionsFor(context.scope),
     // A burst of changes (a server re-registered, grants saved) is one notice per list.
     debouncedNotificationMethods: [
       "notifications/tools/list_changed",
@@ -61,20 +61,29 @@ export function buildGatewayServer(db: Database, context: GatewayContext): Serve
   return server;
 }
 
+function instructionsFor(scope: GatewayScope): string {
+  const approvals =
+    "Some calls wait for a person's approval; a result naming a call id can be collected with switchboard__wait_call.";
+  if (scope === "discover") {
+    return (
+      "Switchboard: the tools you are granted on the MCP servers of this workspace, found rather than listed. " +
+      `Search them by what you want done with ${SEARCH_TOOLS_TOOL}, read one's schema with ` +
+      `switchboard__describe_tool, run it with switchboard__call_tool. ${approvals}`
+    );
+  }
+  return `Switchboard: the tools you are granted on the MCP servers of this workspace. ${approvals}`;
+}
+
 function registerToolHandlers(server: Server, db: Database, context: GatewayContext): void {
   const { principal, scope } = context;
 
   // Also answered by gateway-direct (lib/gateway/http/direct.ts), from the same cached list.
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     // Returned as plain objects: nothing here goes through a schema library (see gateway-tools).
-    tools: [
-      ...metaTools,
-      ...(await listGatewayTools(db, {
-        tenantId: principal.tenantId,
-        principalId: principal.principalId,
-        scope,
-      })),
-    ],
+    tools: withSwitchboardTools(
+      scope,
+      await listGatewayTools(db, { tenantId: principal.tenantId, principalId: principal.principalId, scope }),
+    ),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
@@ -162,19 +171,29 @@ async function answerGovernedToolCall(
       isError: true,
     };
   }
-  const detach = attachCaller(signal, call.caller);
-  try {
-    const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
-    return await callThroughGateway(db, {
+  // Read per call, not per session: a changed setting applies to open sessions too.
+  const defaultWaitSeconds = readEnv().mcpApprovalWaitSeconds;
+  const run = (
+    target: Omit<Parameters<typeof callThroughGateway>[1], "principal" | "signal" | "sendProgress">,
+  ) => withCallerAttached(call, () => callThroughGateway(db, { ...target, principal, signal, sendProgress }));
+  if (isDiscoveryTool(name)) {
+    return callDiscoveryTool(db, {
       principal,
-      gatewayName,
+      name,
       arguments: call.arguments,
-      idempotencyKey,
-      signal,
-      sendProgress,
-      // Read per call, not per session: a changed setting applies to open sessions too.
-      waitSeconds: readEnv().mcpApprovalWaitSeconds,
+      run: (target) =>
+        run({ ...target, idempotencyKey, waitSeconds: target.waitSeconds ?? defaultWaitSeconds }),
     });
+  }
+  const gatewayName = await resolveGatewayName(db, { tenantId: principal.tenantId, scope, name });
+  return run({ gatewayName, arguments: call.arguments, idempotencyKey, waitSeconds: defaultWaitSeconds });
+}
+
+/** Runs a governed call with the request's caller attached: the downstream's requests and log messages reach it. */
+async function withCallerAttached<T>(call: ToolCallRequest, run: () => Promise<T>): Promise<T> {
+  const detach = attachCaller(call.signal, call.caller);
+  try {
+    return await run();
   } finally {
     detach();
   }

@@ -6,6 +6,8 @@ import { cachedGovernedTools } from "@/lib/catalog/cached-catalog";
 import type { GovernedToolDto } from "@/lib/catalog/governed-tools";
 import { isPlainGatewayName } from "@/lib/catalog/naming";
 import type { Database } from "@/lib/db/client";
+import { discoveryTools } from "@/lib/gateway/discovery/definitions";
+import type { DiscoverableTool } from "@/lib/gateway/discovery/tool-search";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import type { EffectClass } from "@/lib/policy/effects";
 import { findGrant } from "@/lib/policy/grant-patterns";
@@ -19,13 +21,22 @@ import { metaTools } from "./meta-tools";
  * so what a client is told can never drift from what is enforced.
  */
 
-/** `"all"` = /mcp (gateway names); `{server}` = /mcp/servers/{server} (the tools' own names). */
-export type GatewayScope = "all" | { server: string };
+/**
+ * `"all"` = /mcp (gateway names); `"discover"` = /mcp/discover (the same tools, found through
+ * Switchboard's discovery tools instead of listed); `{server}` = /mcp/servers/{server} (the tools'
+ * own names).
+ */
+export type GatewayScope = "all" | "discover" | { server: string };
 
-/** `/mcp` → every server; `/mcp/servers/<name>` → one; anything else is not an MCP endpoint. */
+/** The one server an endpoint is about, or undefined for the endpoints over every server. */
+export const serverOfScope = (scope: GatewayScope): string | undefined =>
+  typeof scope === "string" ? undefined : scope.server;
+
+/** `/mcp` → every server; `/mcp/discover` → every server, by discovery; `/mcp/servers/<name>` → one. */
 export function gatewayScopeOf(pathname: string): GatewayScope | undefined {
   const path = pathname.replace(/\/+$/, "");
   if (path === "/mcp") return "all";
+  if (path === "/mcp/discover") return "discover";
   const match = /^\/mcp\/servers\/([^/]+)$/.exec(path);
   if (!match?.[1]) return undefined;
   try {
@@ -35,33 +46,72 @@ export function gatewayScopeOf(pathname: string): GatewayScope | undefined {
   }
 }
 
-export async function listGatewayTools(
+/** The path of an endpoint: gatewayScopeOf's inverse. */
+export function gatewayPathOf(scope: GatewayScope): string {
+  if (scope === "all") return "/mcp";
+  if (scope === "discover") return "/mcp/discover";
+  return `/mcp/servers/${encodeURIComponent(scope.server)}`;
+}
+
+/**
+ * The principal's callable granted tools under their gateway names, as `/mcp` lists them. Built
+ * once per principal and kept with the call path's look-ups: clients list again after every
+ * list_changed, and the events that send it are the ones that drop these. A principal granted
+ * everything of 10,000 tools is 10,000 grant checks and definitions to copy.
+ */
+export function grantedTools(
   db: Database,
-  params: { tenantId: string; principalId: string; scope: GatewayScope },
-): Promise<Tool[]> {
-  const { tenantId, principalId, scope } = params;
-  // Built once per principal and endpoint and kept with the call path's look-ups: clients list again
-  // after every list_changed, and the events that send it are the ones that drop these. A
-  // principal granted everything of 10,000 tools is 10,000 grant checks and definitions to copy.
-  const key = `gateway-tools:${JSON.stringify([principalId, scope === "all" ? null : scope.server])}`;
-  return decisionCache.get(tenantId, key, async () => {
+  params: { tenantId: string; principalId: string },
+): Promise<DiscoverableTool[]> {
+  const { tenantId, principalId } = params;
+  return decisionCache.get(tenantId, `gateway-granted:${principalId}`, async () => {
     const [all, grants] = await Promise.all([
       cachedGovernedTools(db, { tenantId }),
       principalGrants(db, { tenantId, principalId }),
     ]);
     return all
       .filter((tool) => isCallable(tool) && findGrant(grants, tool.gatewayName) !== undefined)
-      .filter((tool) => scope === "all" || tool.serverName === scope.server)
-      .map((tool) => toGatewayTool(tool, scope === "all" ? tool.gatewayName : tool.name));
+      .map((tool) => ({
+        tool: toGatewayTool(tool, tool.gatewayName),
+        server: tool.serverName,
+        effect: tool.isClassified ? tool.enforcedEffect : ("unclassified" as const),
+        governed: tool,
+      }));
   });
 }
+
+/** What tools/list holds besides the meta tools: every granted tool, one server's, or none (discovery). */
+export async function listGatewayTools(
+  db: Database,
+  params: { tenantId: string; principalId: string; scope: GatewayScope },
+): Promise<Tool[]> {
+  const { scope } = params;
+  if (scope === "discover") return [];
+  const granted = await grantedTools(db, params);
+  let list = listOf.get(granted)?.get(serverOfScope(scope) ?? "");
+  if (list === undefined) {
+    list =
+      scope === "all"
+        ? granted.map((entry) => entry.tool)
+        : granted
+            .filter((entry) => entry.server === scope.server)
+            .map((entry) => toGatewayTool(entry.governed, entry.governed.name));
+    const lists = listOf.get(granted) ?? new Map<string, Tool[]>();
+    lists.set(serverOfScope(scope) ?? "", list);
+    listOf.set(granted, lists);
+  }
+  return list;
+}
+
+/** Each granted list's tools/list answers, by server ("" for all), made once per list. */
+const listOf = new WeakMap<DiscoverableTool[], Map<string, Tool[]>>();
 
 /** The JSON of a cached list, made once: 10,000 tools are ~5 MB of it, longer to write than to send. */
 const listJson = new WeakMap<Tool[], Buffer>();
 
 /**
- * A tools/list result's `tools`, as UTF-8 JSON: Switchboard's own tools, then the principal's (what
- * gateway-direct answers tools/list with). Kept as long as the list it was made from, no longer.
+ * A tools/list result's `tools` (withSwitchboardTools), as UTF-8 JSON: what gateway-direct answers
+ * tools/list with. Kept as long as the list it was made from, no longer.
  */
 export async function gatewayToolsJson(
   db: Database,
@@ -70,10 +120,20 @@ export async function gatewayToolsJson(
   const list = await listGatewayTools(db, params);
   let json = listJson.get(list);
   if (json === undefined) {
-    json = Buffer.from(JSON.stringify([...metaTools, ...list]));
+    json = Buffer.from(JSON.stringify(withSwitchboardTools(params.scope, list)));
     listJson.set(list, json);
   }
   return json;
+}
+
+/**
+ * A tools/list's whole `tools`: the call collectors first, then the principal's tools, then the
+ * discovery tools on /mcp; on /mcp/discover the discovery tools and the collectors alone.
+ */
+export function withSwitchboardTools(scope: GatewayScope, list: Tool[]): Tool[] {
+  if (scope === "discover") return [...discoveryTools, ...metaTools];
+  if (scope === "all") return [...metaTools, ...list, ...discoveryTools];
+  return [...metaTools, ...list];
 }
 
 /** A tool the governed path would run: live, enabled, on an enabled server, not a name conflict. */
@@ -140,8 +200,8 @@ export async function resolveGatewayName(
   db: Database,
   params: { tenantId: string; scope: GatewayScope; name: string },
 ): Promise<string> {
-  if (params.scope === "all") return params.name;
-  const { server } = params.scope;
+  const server = serverOfScope(params.scope);
+  if (server === undefined) return params.name;
   // Cached like the call path's other look-ups (a rename is a catalog.changed or server.updated,
   // which drops it); a miss is not kept, so unknown names cost a query and fill nothing.
   const found = await decisionCache.get(

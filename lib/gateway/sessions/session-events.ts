@@ -4,6 +4,7 @@ import { recordEvent, subscribeEvents } from "@/lib/events/record-event";
 import { authenticateGateway, GatewayRefusal } from "@/lib/gateway/auth";
 import { catalogScopeOf, permittedServers } from "@/lib/gateway/server/catalog";
 import { resourceSubscriptions } from "@/lib/gateway/server/subscriptions";
+import { serverOfScope } from "@/lib/gateway/server/tools";
 import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
 import type { GatewaySession, ListName } from "./session";
@@ -24,7 +25,7 @@ export function followWorkspaceChanges(sessions: () => Iterable<GatewaySession>)
     const inWorkspace = (match: (session: GatewaySession) => boolean) =>
       [...sessions()].filter((session) => session.principal.tenantId === event.tenantId && match(session));
     const showing = (serverName: string) => (session: GatewaySession) =>
-      session.scope === "all" || session.scope.server === serverName;
+      [undefined, serverName].includes(serverOfScope(session.scope));
     switch (event.type) {
       case "catalog.changed":
         for (const session of inWorkspace(showing(event.serverName)))

@@ -185,7 +185,7 @@ export class GatewaySession implements GatewaySessionState {
   }
 }
 
-const scopeKey = (scope: GatewayScope) => (scope === "all" ? "" : scope.server);
+const scopeKey = (scope: GatewayScope) => (typeof scope === "string" ? scope : `server:${scope.server}`);
 
 function requestIdsOf(body: unknown): RequestId[] {
   const messages = Array.isArray(body) ? body : [body];

@@ -8,7 +8,7 @@ import { approvals, calls, events } from "@/db/schema";
 import { decideApproval } from "@/lib/approvals/decide-approval";
 import { updateTool } from "@/lib/catalog/governed-tools";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
-import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { type GatewayScope, gatewayPathOf } from "@/lib/gateway/server/tools";
 import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
 import { createTestApiKey, drivers } from "../../fixtures/databases";
 import { eventually } from "../../fixtures/eventually";
@@ -32,7 +32,7 @@ let listener: GatewayListener;
 
 /** A real SDK client over real HTTP, through the front door server.mjs serves the gateway with. */
 async function connect(key: string, scope: GatewayScope = "all"): Promise<Client> {
-  const path = scope === "all" ? "/mcp" : `/mcp/servers/${scope.server}`;
+  const path = gatewayPathOf(scope);
   const transport = new StreamableHTTPClientTransport(new URL(path, listener.base), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
   });

@@ -8,7 +8,7 @@ import { catalogEntries, mcpServers } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { listCalls } from "@/lib/calls/read-calls";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
-import type { GatewayScope } from "@/lib/gateway/server/tools";
+import { type GatewayScope, gatewayPathOf } from "@/lib/gateway/server/tools";
 import { registerServer } from "@/lib/servers/registry";
 import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
 import { createTestAgent, drivers } from "../../fixtures/databases";
@@ -31,7 +31,7 @@ afterAll(() => {
 const BASE = "http://127.0.0.1:3000";
 
 async function connect(key: string, scope: GatewayScope = "all"): Promise<Client> {
-  const path = scope === "all" ? "/mcp" : `/mcp/servers/${scope.server}`;
+  const path = gatewayPathOf(scope);
   const transport = new StreamableHTTPClientTransport(new URL(path, BASE), {
     requestInit: { headers: { Authorization: `Bearer ${key}` } },
     fetch: async (input, init) => handleGatewayRequest(new Request(input, init), { scope }),
