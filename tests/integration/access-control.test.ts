@@ -78,7 +78,7 @@ const principalRoutes: Record<string, string> = {
  * so a viewer's cookie is 401, not 403. A principal's key is let in: GET/DELETE answer 405
  * (stateless gateway), the junk POST 406 (no `Accept: application/json, text/event-stream`).
  */
-const gatewayRoutes = new Set(["/mcp", "/mcp/servers/[name]"]);
+const gatewayRoutes = new Set(["/mcp", "/mcp/discover", "/mcp/servers/[name]"]);
 
 /** Reads a viewer may not make (every other read is open to members), each for a stated reason. */
 const adminReads: Record<string, string> = {

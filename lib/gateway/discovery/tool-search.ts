@@ -57,13 +57,15 @@ const STOP_WORDS = new Set(
 const termOf = (word: string) => (STOP_WORDS.has(word) ? null : singular(word));
 
 /**
- * `gh` abbreviates `github`: same first letter, every letter in order, and shorter. So does a
- * numeronym: `k8s` is `kubernetes` (k, 8 letters, s).
+ * `gh` abbreviates `github`: same first letter, every letter in order, shorter, and not just its
+ * first letters. So does a numeronym: `k8s` is `kubernetes` (k, 8 letters, s).
  */
 function abbreviates(short: string, word: string): boolean {
   if (word.length <= short.length || word[0] !== short[0]) return false;
   const numeronym = /^\p{L}(\d+)(\p{L})$/u.exec(short);
   if (numeronym) return word.length === Number(numeronym[1]) + 2 && word.endsWith(numeronym[2] ?? "");
+  // A plain prefix is not an abbreviation: "new" is not short for newsletter.
+  if (word.startsWith(short)) return false;
   let at = 1;
   for (let i = 1; i < word.length && at < short.length; i++) if (word[i] === short[at]) at++;
   return at === short.length;

@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { gatewayScopeOf } from "@/lib/gateway/server/tools";
 
 describe("the gateway's own entry (server.mjs): which endpoint a path names", () => {
-  it("maps /mcp to every server and /mcp/servers/<name> to that one, decoded", () => {
+  it("maps /mcp to every server, /mcp/discover to discovery and /mcp/servers/<name> to that one, decoded", () => {
     expect(gatewayScopeOf("/mcp")).toBe("all");
     expect(gatewayScopeOf("/mcp/")).toBe("all");
+    expect(gatewayScopeOf("/mcp/discover")).toBe("discover");
     expect(gatewayScopeOf("/mcp/servers/local-tools")).toEqual({ server: "local-tools" });
     expect(gatewayScopeOf("/mcp/servers/my%20server")).toEqual({ server: "my server" });
   });
@@ -16,6 +17,7 @@ describe("the gateway's own entry (server.mjs): which endpoint a path names", ()
       "/mcp/servers/a/b",
       "/mcpx",
       "/mcp/other",
+      "/mcp/discover/more",
       "/mcp/servers/%E0%A4%A",
     ]) {
       expect(gatewayScopeOf(path), path).toBeUndefined();
