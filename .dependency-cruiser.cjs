@@ -35,6 +35,7 @@ module.exports = {
         pathNot: [
           "^lib/client/",
           "^lib/is-record\\.ts$",
+          "^lib/format-bytes\\.ts$",
           "^lib/tool-schema-check\\.ts$",
           "^lib/policy/launch-spec-pattern\\.ts$",
           "^lib/policy/(approval-gate|grant-patterns)\\.ts$",
@@ -61,6 +62,7 @@ module.exports = {
           "^lib/events/event-types\\.ts$",
           "^lib/client/",
           "^lib/is-record\\.ts$",
+          "^lib/format-bytes\\.ts$",
           "^lib/tool-schema-check\\.ts$",
           "^lib/policy/launch-spec-pattern\\.ts$",
           "^lib/policy/(approval-gate|grant-patterns)\\.ts$",

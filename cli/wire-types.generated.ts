@@ -3051,9 +3051,25 @@ export interface components {
       approvalWaitSeconds: number;
       /** @description Every granted tool, as `<server>__<tool>` in `[A-Za-z0-9_-]`, shortened with a hash past the name budget. */
       url: string;
+      /** @description Discovery mode: tools/list holds only Switchboard's tools; every granted tool is found with switchboard__search_tools and run with switchboard__call_tool. */
+      discoverUrl: string;
       /** @description One server's tools; `{name}` is the server's name. */
       serverUrlTemplate: string;
       claudeCommand: string;
+      discoverClaudeCommand: string;
+    };
+    /** @description tools/list's size in each gateway mode, measured per principal. */
+    ToolListSizes: {
+      /** @description The JSON size of /mcp/discover's tools/list (the same for every principal). */
+      discoverBytes: number;
+      principals: {
+        id: string;
+        name: string;
+        /** @description Granted, callable tools: what /mcp lists besides Switchboard's own. */
+        tools: number;
+        /** @description The JSON size of /mcp's tools/list for this principal. */
+        fullBytes: number;
+      }[];
     };
     Webhook: {
       id: string;
@@ -8276,6 +8292,7 @@ export interface operations {
           "application/json": {
             settings: components["schemas"]["GatewaySettings"];
             gateway: components["schemas"]["GatewayStatus"];
+            toolLists: components["schemas"]["ToolListSizes"];
           };
         };
       };

@@ -39,6 +39,17 @@ export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {
             budget below.
           </p>
         </dd>
+        <dt className="font-medium text-slate-800">Discovery mode</dt>
+        <dd>
+          <CopyField id="gateway-discover-url" label="Discovery URL" value={gateway.discoverUrl} />
+          <p className="mt-1 text-xs text-slate-500">
+            The same tools, found instead of listed: the client sees six tools and searches, describes and
+            runs the rest with <code className="font-mono">switchboard__search_tools</code>,{" "}
+            <code className="font-mono">switchboard__describe_tool</code> and{" "}
+            <code className="font-mono">switchboard__call_tool</code>. For agents granted more tools than a
+            model&apos;s context holds.
+          </p>
+        </dd>
         <dt className="font-medium text-slate-800">One server</dt>
         <dd>
           <code className="font-mono text-xs text-slate-800" data-testid="gateway-server-url">
@@ -56,8 +67,13 @@ export function GatewayStatusCard({ gateway }: { gateway: GatewayStatus }) {
           </p>
         </dd>
         <dt className="font-medium text-slate-800">Claude Code</dt>
-        <dd>
+        <dd className="space-y-2">
           <CopyField id="gateway-claude-command" label="Claude Code command" value={gateway.claudeCommand} />
+          <CopyField
+            id="gateway-discover-claude-command"
+            label="Claude Code command, discovery mode"
+            value={gateway.discoverClaudeCommand}
+          />
           <p className="mt-1 text-xs text-slate-500">
             Replace <code className="font-mono">&lt;key&gt;</code> with a gateway key of a principal
             (Principals → a principal → Keys). Cursor and VS Code: see docs/gateway.md or{" "}

@@ -1,6 +1,7 @@
 /** Small, pure formatting helpers shared by every area of the dashboard. */
 
 // Re-exported, so components read the one browser-safe copy through components/ui.
+export { formatBytes } from "@/lib/format-bytes";
 export { isRecord } from "@/lib/is-record";
 
 /** Definitions come from remote servers: read a field as text only when it really is text. */

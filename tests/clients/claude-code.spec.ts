@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { expect, test } from "@playwright/test";
-import { type ClientWorld, startClientWorld, stationTools } from "./fixtures/client-world";
+import { type ClientWorld, SWITCHBOARD_TOOLS, startClientWorld, stationTools } from "./fixtures/client-world";
 import { installClient, pinnedClients } from "./fixtures/installed-clients";
 import {
   cleanEnv,
@@ -231,11 +231,7 @@ test("a print-mode session sends every granted tool within 64 characters and run
   const sent: string[] = ((first?.body.tools ?? []) as { name: string }[])
     .map((t) => t.name)
     .filter((name) => name.startsWith(`mcp__${SERVER}__`));
-  const granted = [
-    ...Object.values(world.tools).map((t) => t.gatewayName),
-    "switchboard__get_call",
-    "switchboard__wait_call",
-  ];
+  const granted = [...Object.values(world.tools).map((t) => t.gatewayName), ...SWITCHBOARD_TOOLS];
   expect(sent.sort()).toEqual(granted.map(claudeName).sort());
   // The Messages API refuses a request with any tool name over 64: one such tool fails the session.
   expect.soft(sent.filter((name) => name.length > MAX_TOOL_NAME)).toEqual([]);

@@ -6,7 +6,13 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
-import { type ClientWorld, STATION, startClientWorld, stationTools } from "./fixtures/client-world";
+import {
+  type ClientWorld,
+  STATION,
+  SWITCHBOARD_TOOLS,
+  startClientWorld,
+  stationTools,
+} from "./fixtures/client-world";
 import { installClient, pinnedClients } from "./fixtures/installed-clients";
 
 /*
@@ -26,7 +32,6 @@ const SERVER = "switchboard";
 const WRONG_KEY_SERVER = "wrong_key";
 /** Codex offers MCP tools to the model in one namespace per server. */
 const NAMESPACE = `mcp__${SERVER}`;
-const metaTools = ["switchboard__get_call", "switchboard__wait_call"];
 
 let world: ClientWorld;
 let codex: AppServer;
@@ -129,7 +134,7 @@ test(`Codex ${pinnedClients.codex.version} app-server lists the granted tools wi
   const status = await serverStatus(SERVER);
   expect(status.toolsError).toBeNull();
   const gatewayNames = Object.values(stationTools).map((own) => world.tools[own]?.gatewayName as string);
-  expect(Object.keys(status.tools).sort()).toEqual([...gatewayNames, ...metaTools].sort());
+  expect(Object.keys(status.tools).sort()).toEqual([...gatewayNames, ...SWITCHBOARD_TOOLS].sort());
 
   const forecast = status.tools[world.tools[stationTools.forecast]?.gatewayName as string];
   expect(forecast?.annotations?.readOnlyHint).toBe(true);
@@ -199,7 +204,10 @@ test("a turn calls the read tool, then record_observation once after both approv
 
   // What the model was offered: every granted tool, as Codex names them for the model.
   expect(model.offered[0]?.sort()).toEqual(
-    [...Object.values(stationTools).map((own) => world.tools[own]?.gatewayName as string), ...metaTools]
+    [
+      ...Object.values(stationTools).map((own) => world.tools[own]?.gatewayName as string),
+      ...SWITCHBOARD_TOOLS,
+    ]
       .map(codexModelName)
       .sort(),
   );

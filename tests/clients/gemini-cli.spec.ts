@@ -3,7 +3,7 @@ import { mkdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify, stripVTControlCharacters } from "node:util";
 import { expect, test } from "@playwright/test";
-import { type ClientWorld, startClientWorld } from "./fixtures/client-world";
+import { type ClientWorld, SWITCHBOARD_TOOLS, startClientWorld } from "./fixtures/client-world";
 import { installClient, pinnedClients } from "./fixtures/installed-clients";
 import {
   cleanEnv,
@@ -173,11 +173,7 @@ test("a headless run declares every granted tool under its whole gateway name an
   const main = model.requests.find((r) => r.url.includes(":streamGenerateContent"));
   expect(main, `Gemini CLI never streamed a turn from the stand-in:\n${output}`).toBeDefined();
   const declared = declaredNames(main as ModelRequest).filter((name) => name.startsWith(`mcp_${SERVER}_`));
-  const granted = [
-    ...Object.values(world.tools).map((t) => t.gatewayName),
-    "switchboard__get_call",
-    "switchboard__wait_call",
-  ];
+  const granted = [...Object.values(world.tools).map((t) => t.gatewayName), ...SWITCHBOARD_TOOLS];
   // Gemini CLI cuts a name over 63 characters to 30 + "..." + 30 (and then matches no policy by it).
   expect.soft(declared.filter((name) => name.includes("..."))).toEqual([]);
   expect.soft(declared.sort()).toEqual(granted.map(geminiName).sort());

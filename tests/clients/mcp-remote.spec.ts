@@ -4,7 +4,7 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { expect, test } from "@playwright/test";
-import { type ClientWorld, startClientWorld, stationTools } from "./fixtures/client-world";
+import { type ClientWorld, SWITCHBOARD_TOOLS, startClientWorld, stationTools } from "./fixtures/client-world";
 import { installClient, pinnedClients } from "./fixtures/installed-clients";
 
 /*
@@ -27,7 +27,6 @@ import { installClient, pinnedClients } from "./fixtures/installed-clients";
 test.describe.configure({ mode: "default" });
 
 const MCP_REMOTE = pinnedClients["mcp-remote"];
-const META_TOOLS = ["switchboard__get_call", "switchboard__wait_call"];
 
 type DesktopEntry = { command: string; args: string[]; env: Record<string, string> };
 type DesktopExport = {
@@ -113,7 +112,10 @@ test(`mcp-remote ${MCP_REMOTE.version} from the exported entry lists the granted
   await withBridge(world.agentKey, async (session) => {
     const { tools } = await session.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [...Object.values(stationTools).map((own) => world.tools[own]?.gatewayName), ...META_TOOLS].sort(),
+      [
+        ...Object.values(stationTools).map((own) => world.tools[own]?.gatewayName),
+        ...SWITCHBOARD_TOOLS,
+      ].sort(),
     );
     expect(await forecast(session, "Lisbon")).toContain("Forecast for Lisbon: sunny");
     // What ran is the pinned mcp-remote: it tells the server so in the client's name.

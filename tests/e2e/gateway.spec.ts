@@ -18,6 +18,12 @@ import { expect, test } from "./fixtures";
 const ECHO = "local-tools__echo";
 const WORD_COUNT = "local-tools__word_count";
 const run = promisify(execFile);
+const DISCOVERY_TOOLS = [
+  "switchboard__search_tools",
+  "switchboard__describe_tool",
+  "switchboard__call_tool",
+  "switchboard__list_servers",
+];
 
 type Tool = { id: string; gatewayName: string; effect: string | null };
 type ToolsBody = { tools: Tool[] };
@@ -134,10 +140,15 @@ test.describe("the MCP gateway at /mcp", () => {
     expect(status).toBe(403);
   });
 
-  test("lists only granted tools, with annotations from the enforced effect and the meta tools", async () => {
+  test("lists only granted tools, with annotations from the enforced effect and Switchboard's own tools", async () => {
     const { tools } = await client.listTools();
-    const names = tools.map((tool) => tool.name).sort();
-    expect(names).toEqual([ECHO, WORD_COUNT, "switchboard__get_call", "switchboard__wait_call"].sort());
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "switchboard__get_call",
+      "switchboard__wait_call",
+      ECHO,
+      WORD_COUNT,
+      ...DISCOVERY_TOOLS,
+    ]);
     expect(tools.find((t) => t.name === ECHO)?.annotations).toEqual({ readOnlyHint: true });
     // The demo server calls word_count read-only; unclassified, it is enforced as external-write
     // and advertised as destructive (MCP's default for a tool nobody reviewed).
@@ -194,21 +205,7 @@ test.describe("the MCP gateway at /mcp", () => {
   });
 
   test("the MCP Inspector CLI lists and calls tools through /mcp", async () => {
-    const inspector = (...args: string[]) =>
-      run(
-        "node",
-        [
-          "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
-          "--cli",
-          gatewayUrl.href,
-          "--transport",
-          "http",
-          "--header",
-          `Authorization: Bearer ${key}`,
-          ...args,
-        ],
-        { timeout: 60_000 },
-      );
+    const inspector = (...args: string[]) => inspectorCli(gatewayUrl, key, ...args);
     const listed = JSON.parse((await inspector("--method", "tools/list")).stdout) as {
       tools: { name: string }[];
     };
@@ -217,5 +214,134 @@ test.describe("the MCP gateway at /mcp", () => {
       (await inspector("--method", "tools/call", "--tool-name", ECHO, "--tool-arg", "text=inspected")).stdout,
     ) as CallToolResult;
     expect(text(called)).toBe("inspected");
+  });
+});
+
+/** The MCP Inspector's CLI against a gateway endpoint, as a principal. */
+const inspectorCli = (url: URL, key: string, ...args: string[]) =>
+  run(
+    "node",
+    [
+      "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js",
+      "--cli",
+      url.href,
+      "--transport",
+      "http",
+      "--header",
+      `Authorization: Bearer ${key}`,
+      ...args,
+    ],
+    { timeout: 60_000 },
+  );
+
+test.describe("the MCP gateway in discovery mode at /mcp/discover", () => {
+  let key = "";
+  let client: Client;
+  let discoverUrl: URL;
+  let echoEffect: string | null = null;
+  let echoId = "";
+
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+    });
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const created = await api.post("/api/v1/principals", { data: { name: `discover-e2e-${suffix}` } });
+    const { principal } = (await created.json()) as { principal: { id: string } };
+    key = (
+      (await (
+        await api.post(`/api/v1/principals/${principal.id}/keys`, { data: { name: "e2e" } })
+      ).json()) as {
+        key: string;
+      }
+    ).key;
+    expect(
+      (
+        await api.put(`/api/v1/principals/${principal.id}/grants`, { data: { patterns: ["local-tools__*"] } })
+      ).ok(),
+    ).toBe(true);
+    const echo = await findTool(api, ECHO);
+    echoId = echo.id;
+    echoEffect = echo.effect;
+    expect((await api.patch(`/api/v1/tools/${echo.id}`, { data: { effect: "read" } })).ok()).toBe(true);
+    await api.dispose();
+
+    discoverUrl = new URL("/mcp/discover", baseURL);
+    client = new Client({ name: "discover-e2e", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(discoverUrl, {
+        requestInit: { headers: { Authorization: `Bearer ${key}` } },
+      }),
+    );
+  });
+
+  test.afterAll(async ({ playwright, baseURL }) => {
+    await client?.close();
+    const api = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { Authorization: `Bearer ${e2eBootstrapKey}` },
+    });
+    await api.patch(`/api/v1/tools/${echoId}`, { data: { effect: echoEffect } });
+    await api.dispose();
+  });
+
+  test("an SDK client finds, describes and runs a tool through the discovery tools alone", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      ...DISCOVERY_TOOLS,
+      "switchboard__get_call",
+      "switchboard__wait_call",
+    ]);
+    expect(client.getInstructions()).toContain("switchboard__search_tools");
+
+    const found = JSON.parse(
+      text(
+        await client.callTool({ name: "switchboard__search_tools", arguments: { query: "echo text back" } }),
+      ),
+    ) as { tools: { name: string; server: string; effect: string }[] };
+    expect(found.tools[0]).toMatchObject({ name: ECHO, server: "local-tools", effect: "read" });
+
+    const described = JSON.parse(
+      text(await client.callTool({ name: "switchboard__describe_tool", arguments: { name: ECHO } })),
+    ) as { tool: { name: string; inputSchema: { required?: string[] } } };
+    expect(described.tool.name).toBe(ECHO);
+    expect(described.tool.inputSchema.required).toEqual(["text"]);
+
+    const ran = await client.callTool({
+      name: "switchboard__call_tool",
+      arguments: { name: ECHO, arguments: { text: "found by discovery" } },
+    });
+    expect(ran.isError).toBeFalsy();
+    expect(text(ran)).toBe("found by discovery");
+
+    const refused = await client.callTool({
+      name: "switchboard__call_tool",
+      arguments: { name: ECHO, arguments: {} },
+    });
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain("text is required");
+  });
+
+  test("the MCP Inspector CLI lists the discovery tools and runs a tool through switchboard__call_tool", async () => {
+    const inspector = (...args: string[]) => inspectorCli(discoverUrl, key, ...args);
+    const listed = JSON.parse((await inspector("--method", "tools/list")).stdout) as {
+      tools: { name: string }[];
+    };
+    expect(listed.tools.map((t) => t.name)).toEqual(expect.arrayContaining(DISCOVERY_TOOLS));
+    expect(listed.tools.map((t) => t.name)).not.toContain(ECHO);
+    const called = JSON.parse(
+      (
+        await inspector(
+          "--method",
+          "tools/call",
+          "--tool-name",
+          "switchboard__call_tool",
+          "--tool-args-json",
+          JSON.stringify({ name: ECHO, arguments: { text: "inspected by discovery" } }),
+        )
+      ).stdout,
+    ) as CallToolResult;
+    expect(text(called)).toBe("inspected by discovery");
   });
 });

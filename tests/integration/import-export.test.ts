@@ -279,7 +279,10 @@ describe.each(drivers)("import and export on %s", (driver) => {
           allow: [
             "mcp__switchboard__good-one__get_weather",
             "mcp__switchboard__good-one__lookup",
+            "mcp__switchboard__switchboard__describe_tool",
             "mcp__switchboard__switchboard__get_call",
+            "mcp__switchboard__switchboard__list_servers",
+            "mcp__switchboard__switchboard__search_tools",
             "mcp__switchboard__switchboard__wait_call",
           ],
           ask: ["mcp__switchboard__good-one__post", "mcp__switchboard__good-one__wipe"],
@@ -296,7 +299,10 @@ describe.each(drivers)("import and export on %s", (driver) => {
       expect(body.export.permissions).toEqual({
         allow: [
           "mcp__switchboard__good-one__lookup",
+          "mcp__switchboard__switchboard__describe_tool",
           "mcp__switchboard__switchboard__get_call",
+          "mcp__switchboard__switchboard__list_servers",
+          "mcp__switchboard__switchboard__search_tools",
           "mcp__switchboard__switchboard__wait_call",
         ],
         ask: [],

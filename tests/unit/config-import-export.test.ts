@@ -120,7 +120,13 @@ describe("the exported gateway configuration", () => {
 });
 
 describe("Claude Code permissions from effect classes", () => {
-  const meta = ["mcp__switchboard__switchboard__get_call", "mcp__switchboard__switchboard__wait_call"];
+  const meta = [
+    "mcp__switchboard__switchboard__describe_tool",
+    "mcp__switchboard__switchboard__get_call",
+    "mcp__switchboard__switchboard__list_servers",
+    "mcp__switchboard__switchboard__search_tools",
+    "mcp__switchboard__switchboard__wait_call",
+  ];
 
   it("allows read tools and the meta tools, asks for external-write (and so unclassified) and destructive ones", () => {
     const permissions = claudeCodePermissions([

@@ -9,7 +9,12 @@ import { putSecretSchema, secretNameSchema } from "@/lib/secrets/secrets";
 import { operation } from "../operation";
 import { eventPageSchema } from "../schemas/events";
 import { auditPageSchema } from "../schemas/people";
-import { gatewaySettingsOutputSchema, gatewayStatusSchema, secretSummarySchema } from "../schemas/settings";
+import {
+  gatewaySettingsOutputSchema,
+  gatewayStatusSchema,
+  secretSummarySchema,
+  toolListSizesSchema,
+} from "../schemas/settings";
 
 /** Events, the audit trail, secrets and the gateway's settings. */
 
@@ -112,7 +117,11 @@ export const workspaceDataPaths: ZodOpenApiPathsObject = {
         {
           status: 200,
           description: "Settings and status.",
-          schema: z.object({ settings: gatewaySettingsOutputSchema, gateway: gatewayStatusSchema }),
+          schema: z.object({
+            settings: gatewaySettingsOutputSchema,
+            gateway: gatewayStatusSchema,
+            toolLists: toolListSizesSchema,
+          }),
         },
       ],
     }),

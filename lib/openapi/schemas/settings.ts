@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DatabaseDriver } from "@/lib/db/client";
-import type { GatewayStatus } from "@/lib/gateway/settings/gateway-status";
+import type { GatewayStatus, ToolListSizes } from "@/lib/gateway/settings/gateway-status";
 import type { GatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import type { Readiness } from "@/lib/runtime/readiness";
 import type { SecretSummary } from "@/lib/secrets/secrets";
@@ -35,12 +35,45 @@ export const gatewayStatusSchema = describes<GatewayStatus>()(
         description:
           "Every granted tool, as `<server>__<tool>` in `[A-Za-z0-9_-]`, shortened with a hash past the name budget.",
       }),
+      discoverUrl: z.string().meta({
+        description:
+          "Discovery mode: tools/list holds only Switchboard's tools; every granted tool is found with switchboard__search_tools and run with switchboard__call_tool.",
+      }),
       serverUrlTemplate: z
         .string()
         .meta({ description: "One server's tools; `{name}` is the server's name." }),
       claudeCommand: z.string(),
+      discoverClaudeCommand: z.string(),
     })
     .meta({ id: "GatewayStatus" }),
+);
+
+export const toolListSizesSchema = describes<ToolListSizes>()(
+  z
+    .object({
+      discoverBytes: z
+        .number()
+        .int()
+        .meta({ description: "The JSON size of /mcp/discover's tools/list (the same for every principal)." }),
+      principals: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          tools: z
+            .number()
+            .int()
+            .meta({ description: "Granted, callable tools: what /mcp lists besides Switchboard's own." }),
+          fullBytes: z
+            .number()
+            .int()
+            .meta({ description: "The JSON size of /mcp's tools/list for this principal." }),
+        }),
+      ),
+    })
+    .meta({
+      id: "ToolListSizes",
+      description: "tools/list's size in each gateway mode, measured per principal.",
+    }),
 );
 
 export const healthSchema = describes<{ status: "ok"; database: DatabaseDriver; version: string }>()(

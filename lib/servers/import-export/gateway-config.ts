@@ -1,4 +1,9 @@
 import type { EffectClass } from "@/db/schema";
+import {
+  DESCRIBE_TOOL_TOOL,
+  LIST_SERVERS_TOOL,
+  SEARCH_TOOLS_TOOL,
+} from "@/lib/gateway/discovery/definitions";
 import { GET_CALL_TOOL, WAIT_CALL_TOOL } from "@/lib/gateway/server/results";
 import { claudeCodeToolRule } from "./claude-code-names";
 import type { ClientEntry, ClientFormat, ClientInput } from "./client-formats";
@@ -87,8 +92,11 @@ export function keyInstructions(format: ClientFormat): string {
 export type GatewayTool = { gatewayName: string; effect: EffectClass };
 export type ClaudePermissions = { allow: string[]; ask: string[] };
 
-/** Switchboard's own read-only tools, listed on every gateway endpoint: never worth a prompt. */
-const META_TOOLS = [GET_CALL_TOOL, WAIT_CALL_TOOL];
+/**
+ * Switchboard's own read-only tools on /mcp: never worth a prompt. switchboard__call_tool is not one
+ * of them: it runs any granted tool, so Claude Code asks, as for a tool it has no rule for.
+ */
+const META_TOOLS = [GET_CALL_TOOL, WAIT_CALL_TOOL, SEARCH_TOOLS_TOOL, DESCRIBE_TOOL_TOOL, LIST_SERVERS_TOOL];
 
 /**
  * Claude Code permission rules for the gateway's tools, from their enforced effect: read tools and

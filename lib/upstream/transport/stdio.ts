@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { formatBytes } from "@/lib/format-bytes";
 import { MessageFramer } from "./framer";
 import { listEscapedDescendants, spawnInGroup, terminateGroup } from "./process-group";
 
@@ -193,12 +194,6 @@ function describeSpawnError(
     return new Error(`Permission denied running "${command}" (is it executable${who}?).`);
   }
   return new Error(`Could not start "${command}": ${error.message}`);
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${bytes} bytes`;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());

@@ -3,6 +3,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST as approveRoute } from "@/app/api/v1/approvals/[id]/approve/route";
+import { GET as gatewaySettingsRoute } from "@/app/api/v1/settings/gateway/route";
 import { calls, mcpServers, serverStatus } from "@/db/schema";
 import { SYSTEM_AUTHORITY } from "@/lib/auth/instance-owners";
 import { updateTool } from "@/lib/catalog/governed-tools";
@@ -10,7 +11,7 @@ import { saveCatalog } from "@/lib/catalog/save-catalog";
 import { decisionCache } from "@/lib/policy/decision-cache";
 import { registerServer } from "@/lib/servers/registry";
 import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
-import { createTestAgent } from "../../fixtures/databases";
+import { createTestAgent, createTestApiKey } from "../../fixtures/databases";
 import { type GatewayListener, listenGateway } from "../../fixtures/gateway-listener";
 import { sendTo } from "../../fixtures/route-request";
 import { toolCorpus } from "../../fixtures/tool-corpus";
@@ -219,6 +220,22 @@ describe("gateway discovery mode (/mcp/discover, 1,000+ tools)", () => {
     expect(full.some((t) => t.name.startsWith(`${UNGRANTED_SERVER}__`))).toBe(false);
     // The point of the mode: a list a model can hold.
     expect(JSON.stringify(discover).length).toBeLessThan(JSON.stringify(full).length / 50);
+  });
+
+  it("measures both modes' tools/list for Settings → Gateway, from the lists the gateway serves", async () => {
+    const listed = (await rpc("/mcp", "tools/list")).raw;
+    const discovered = (await rpc("/mcp/discover", "tools/list")).raw;
+    const toolsJson = (raw: string) =>
+      JSON.stringify((JSON.parse(raw) as { result: { tools: unknown } }).result.tools);
+    const admin = await createTestApiKey(world.handle, ["admin"]);
+    const { status, body } = await sendTo(gatewaySettingsRoute, "/api/v1/settings/gateway", {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(status).toBe(200);
+    expect(body.toolLists.discoverBytes).toBe(Buffer.byteLength(toolsJson(discovered)));
+    const finder = body.toolLists.principals.find((p: { name: string }) => p.name === "finder");
+    expect(finder.tools).toBeGreaterThanOrEqual(1000);
+    expect(finder.fullBytes).toBe(Buffer.byteLength(toolsJson(listed)));
   });
 
   it.each(searches)("finds the intended tool in the top 3 for %j", async (query, intended) => {

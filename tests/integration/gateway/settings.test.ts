@@ -102,7 +102,14 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
   it("is off by default, and the GET shows the gateway's URLs from the request's origin", async () => {
     const response = await call("GET", adminKey);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { settings: Settings; gateway: Record<string, unknown> };
+    const body = (await response.json()) as {
+      settings: Settings;
+      gateway: Record<string, unknown>;
+      toolLists: {
+        discoverBytes: number;
+        principals: Array<{ name: string; tools: number; fullBytes: number }>;
+      };
+    };
     expect(body.settings).toEqual({
       loopbackPrincipal: null,
       canMapLoopback: true,
@@ -114,10 +121,17 @@ describe("gateway settings: the loopback → principal mapping (PGlite)", () => 
       isEnabled: true,
       approvalWaitSeconds: 50,
       url: "http://localhost:3000/mcp",
+      discoverUrl: "http://localhost:3000/mcp/discover",
       serverUrlTemplate: "http://localhost:3000/mcp/servers/{name}",
       claudeCommand:
         'claude mcp add --transport http switchboard http://localhost:3000/mcp --header "Authorization: Bearer <key>"',
+      discoverClaudeCommand:
+        'claude mcp add --transport http switchboard http://localhost:3000/mcp/discover --header "Authorization: Bearer <key>"',
     });
+    // This workspace's principals only; granted nothing, both lists hold Switchboard's six tools alone.
+    const { discoverBytes, principals } = body.toolLists;
+    expect(principals.map((p) => p.name)).toEqual(["local-agent"]);
+    expect(principals[0]).toMatchObject({ tools: 0, fullBytes: discoverBytes });
   });
 
   it("refuses malformed input with messages per field", async () => {

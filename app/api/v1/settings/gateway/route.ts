@@ -1,5 +1,5 @@
-// GET · PUT /api/v1/settings/gateway — the gateway's state and URLs; the loopback → principal mapping
-import { describeGateway } from "@/lib/gateway/settings/gateway-status";
+// GET · PUT /api/v1/settings/gateway — the gateway's state, URLs and tools/list sizes; the loopback → principal mapping
+import { describeGateway, measureToolLists } from "@/lib/gateway/settings/gateway-status";
 import { getGatewaySettings, putGatewaySettings } from "@/lib/gateway/settings/loopback-mapping";
 import { apiRoute } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/read-json";
@@ -10,6 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute("read", async ({ req, db, tenant }) => ({
   settings: await getGatewaySettings(db, { tenantId: tenant.id }),
   gateway: describeGateway(requestOrigin(req.headers)),
+  toolLists: await measureToolLists(db, { tenantId: tenant.id }),
 }));
 
 export const PUT = apiRoute("manage", async ({ req, db, tenant, actor }) => ({
