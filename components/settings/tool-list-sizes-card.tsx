@@ -22,11 +22,7 @@ export function ToolListSizesCard({ sizes }: { sizes: ToolListSizes }) {
       </p>
       {sizes.principals.length === 0 ? (
         <p className="mt-4 text-sm text-slate-600" data-testid="tool-list-sizes-empty">
-          No principals yet:{" "}
-          <Link href="/principals" className="text-sky-700 underline">
-            create one
-          </Link>{" "}
-          and grant it tools to see its list here.
+          This workspace has no principals: each one&apos;s list is measured here once it exists.
         </p>
       ) : (
         <table className="mt-4 w-full text-sm" data-testid="tool-list-sizes">

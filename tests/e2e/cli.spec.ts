@@ -356,6 +356,9 @@ test.describe("switchboard CLI: gateway and policy", () => {
     const status = await cli(["gateway", "status"]);
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain(`${baseURL}/mcp`);
+    expect(status.stdout).toMatch(new RegExp(`Discovery\\s+${baseURL}/mcp/discover`));
+    // The connection hints go to stderr, beside the output rather than in it.
+    expect(status.stderr).toContain(`claude mcp add --transport http switchboard ${baseURL}/mcp/discover`);
     expect(status.stdout).toMatch(/Without a key\s+refused/);
 
     expect((await cli(["principals", "create", "cli-local-agent"])).code).toBe(0);

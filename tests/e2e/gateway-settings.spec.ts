@@ -123,6 +123,46 @@ test.describe("Settings → Gateway", () => {
     }
   });
 
+  test("shows the discovery URL, its Claude Code line, and each principal's tools/list size in both modes", async ({
+    page,
+    api,
+    baseURL,
+  }) => {
+    expect(
+      (
+        await api.put(`/api/v1/principals/${principalId}/grants`, {
+          data: { patterns: ["local-tools__echo"] },
+        })
+      ).ok(),
+    ).toBe(true);
+    const origin = new URL(baseURL ?? "").origin;
+    await page.goto("/settings/gateway");
+    await expect(page.getByRole("textbox", { name: "Discovery URL", exact: true })).toHaveValue(
+      `${origin}/mcp/discover`,
+    );
+    await expect(
+      page.getByRole("textbox", { name: "Claude Code command, discovery mode", exact: true }),
+    ).toHaveValue(
+      `claude mcp add --transport http switchboard ${origin}/mcp/discover --header "Authorization: Bearer <key>"`,
+    );
+    // The figures are the REST answer's, which the integration tests hold to the bytes /mcp serves.
+    const { toolLists } = (await (await api.get("/api/v1/settings/gateway")).json()) as {
+      toolLists: { discoverBytes: number; principals: { name: string; tools: number; fullBytes: number }[] };
+    };
+    const measured = toolLists.principals.find((p) => p.name === principalName);
+    expect(measured?.tools).toBe(1);
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+    const row = page.getByTestId("tool-list-sizes").getByRole("row").filter({ hasText: principalName });
+    await expect(row.getByRole("cell")).toHaveText([
+      principalName,
+      "1 tool",
+      kib(measured?.fullBytes ?? 0),
+      kib(toolLists.discoverBytes),
+    ]);
+    await page.getByRole("heading", { name: "tools/list size by mode" }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath("gateway-modes.png"), fullPage: true });
+  });
+
   test("a workspace without principals, while another holds the mapping, is told so and offered nothing", async ({
     page,
     playwright,
