@@ -21,6 +21,7 @@ export type ToolFiltersWire = Omit<
   "limit" | "cursor"
 >;
 export type CallStatus = Schemas["CallSummary"]["status"];
+export type GatewaySettingsWire = Answer<"getGatewaySettings">;
 export type Party = Schemas["Party"];
 
 /** A content item of an MCP tool result (the document leaves items open: they are MCP's). */

@@ -1,27 +1,15 @@
 import type { Command } from "commander";
 import type { ApiClient } from "../api-client";
 import { contextOf, withJsonOption } from "../context";
-import { note, print, printJson } from "../output";
+import { note, print, printJson, renderTable } from "../output";
+import type { GatewaySettingsWire } from "../wire-types";
 import { findPrincipal } from "./principals";
 
 /** Settings → Gateway from the terminal: where MCP clients connect, the loopback mapping, the name budget. */
 
-type GatewayWire = {
-  settings: {
-    loopbackPrincipal: { id: string; name: string } | null;
-    canMapLoopback: boolean;
-    loopbackUnavailableReason: string | null;
-    isLoopbackHeldElsewhere: boolean;
-    gatewayNameBudget: number;
-  };
-  gateway?: {
-    isEnabled: boolean;
-    approvalWaitSeconds: number;
-    url: string;
-    serverUrlTemplate: string;
-    claudeCommand: string;
-  };
-};
+type GatewayWire = GatewaySettingsWire;
+/** What a PUT of the settings answers: the settings alone. */
+type SettingsWire = Pick<GatewayWire, "settings">;
 
 export function registerGateway(program: Command): void {
   const gateway = program
@@ -34,16 +22,27 @@ export function registerGateway(program: Command): void {
     const { client, json } = contextOf(command);
     const body = await readGateway(client);
     if (json) return printJson(body);
-    const { settings, gateway: state } = body;
-    if (state) {
-      print(`Gateway        ${state.isEnabled ? "on" : "off (SWITCHBOARD_MCP_ENABLED=false)"}`);
-      print(`All tools      ${state.url}`);
-      print(`One server     ${state.serverUrlTemplate}`);
-      print(`Approval wait  ${state.approvalWaitSeconds} s`);
-    }
+    const { settings, gateway: state, toolLists } = body;
+    print(`Gateway        ${state.isEnabled ? "on" : "off (SWITCHBOARD_MCP_ENABLED=false)"}`);
+    print(`All tools      ${state.url}`);
+    print(`Discovery      ${state.discoverUrl}`);
+    print(`One server     ${state.serverUrlTemplate}`);
+    print(`Approval wait  ${state.approvalWaitSeconds} s`);
     print(`Without a key  ${describeMapping(settings)}`);
     print(`Name budget    ${settings.gatewayNameBudget} characters`);
-    if (state) note(`Connect Claude Code: ${state.claudeCommand}`);
+    if (toolLists.principals.length > 0) {
+      print("");
+      print(
+        renderTable(toolLists.principals, [
+          { header: "Principal", value: (p) => p.name },
+          { header: "Tools", value: (p) => String(p.tools) },
+          { header: "tools/list on /mcp", value: (p) => kib(p.fullBytes) },
+          { header: "on /mcp/discover", value: () => kib(toolLists.discoverBytes) },
+        ]),
+      );
+    }
+    note(`Connect Claude Code: ${state.claudeCommand}`);
+    note(`In discovery mode (for thousands of tools): ${state.discoverClaudeCommand}`);
   });
 
   withJsonOption(
@@ -54,7 +53,7 @@ export function registerGateway(program: Command): void {
   ).action(async (ref: string, _options: unknown, command: Command) => {
     const { client, json } = contextOf(command);
     const loopbackPrincipalId = ref === "off" ? null : (await findPrincipal(client, ref)).id;
-    const body = await client.put<GatewayWire>("/api/v1/settings/gateway", { loopbackPrincipalId });
+    const body = await client.put<SettingsWire>("/api/v1/settings/gateway", { loopbackPrincipalId });
     if (json) return printJson(body.settings);
     print(`Without a key: ${describeMapping(body.settings)}`);
   });
@@ -74,7 +73,9 @@ function registerNameBudget(gateway: Command): void {
     const { client, json } = contextOf(command);
     // Sent as typed when it is not a number: the server's message says what is allowed.
     const gatewayNameBudget = /^\d+$/.test(characters) ? Number(characters) : characters;
-    const body = await client.put<GatewayWire>("/api/v1/settings/gateway/name-budget", { gatewayNameBudget });
+    const body = await client.put<SettingsWire>("/api/v1/settings/gateway/name-budget", {
+      gatewayNameBudget,
+    });
     if (json) return printJson(body.settings);
     print(`Gateway names: at most ${body.settings.gatewayNameBudget} characters`);
     note("Tools that no longer fit were renamed; grants of their exact names followed.");
@@ -96,3 +97,6 @@ function describeMapping(settings: GatewayWire["settings"]): string {
     ? `acts as ${who} — every local process can call as ${who}`
     : `ignored: ${settings.loopbackUnavailableReason ?? "not listening on loopback only"}`;
 }
+
+/** A size in KiB, one decimal: tools/list sizes from a few KiB to megabytes. */
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
