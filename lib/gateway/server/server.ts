@@ -21,7 +21,13 @@ import { callMetaTool, isMetaTool } from "./meta-tools";
 import type { ProgressSend } from "./progress";
 import { registerResourceHandlers } from "./resources";
 import { registerSubscriptionHandlers } from "./subscriptions";
-import { type GatewayScope, listGatewayTools, resolveGatewayName, withSwitchboardTools } from "./tools";
+import {
+  type GatewayScope,
+  listGatewayTools,
+  resolveGatewayName,
+  serverOfScope,
+  withSwitchboardTools,
+} from "./tools";
 
 /**
  * The gateway's MCP server: one per session, or one per stateless request. Everything it answers
@@ -176,7 +182,8 @@ async function answerGovernedToolCall(
   const run = (
     target: Omit<Parameters<typeof callThroughGateway>[1], "principal" | "signal" | "sendProgress">,
   ) => withCallerAttached(call, () => callThroughGateway(db, { ...target, principal, signal, sendProgress }));
-  if (isDiscoveryTool(name)) {
+  // Only where they are listed: on /mcp/servers/<name> the name is that server's own tool's.
+  if (isDiscoveryTool(name) && serverOfScope(scope) === undefined) {
     return callDiscoveryTool(db, {
       principal,
       name,
