@@ -1347,6 +1347,122 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/model-connections": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace's model endpoints
+     * @description **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["listModelConnections"];
+    put?: never;
+    /**
+     * Add an OpenAI-compatible model endpoint
+     * @description Any chat-completions API (OpenAI, Azure OpenAI, OpenRouter, Ollama, vLLM, LM Studio). The base URL must pass the workspace's egress policy (and does again, with the address pinned, at every request); the key is a workspace secret's name.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    post: operations["createModelConnection"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/model-connections/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Remove a model endpoint
+     * @description Its runs stay, with its name.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    delete: operations["deleteModelConnection"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agent-runs": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace's latest agent runs (100)
+     * @description **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["listAgentRuns"];
+    put?: never;
+    /**
+     * Start an agent run as a principal
+     * @description The model is offered exactly the principal's granted tools; every tool call it makes goes the governed path as that principal (grants, effects, approvals, the call history). Answers at once with the run as started; follow it with `GET /api/v1/agent-runs/{id}` or the `agent_run.*` events.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    post: operations["startAgentRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agent-runs/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One agent run: its steps so far and how it ended
+     * @description **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["getAgentRun"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/agent-runs/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a running agent run
+     * @description Its in-flight tool call is cancelled downstream; a call waiting for approval is withdrawn.
+     *
+     *     **Who may call it:** Admins, or an API key with the admin scope.
+     */
+    post: operations["cancelAgentRun"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/health": {
     parameters: {
       query?: never;
@@ -2832,6 +2948,31 @@ export interface components {
         }
       | {
           /** @constant */
+          type: "agent_run.started";
+          runId: string;
+          principalId: string;
+          principalName: string;
+          model: string;
+        }
+      | {
+          /** @constant */
+          type: "agent_run.progressed";
+          runId: string;
+          /** @enum {string} */
+          step: "assistant" | "tool_call" | "tool_result" | "answer";
+          round: number;
+          stepCallId: string | null;
+        }
+      | {
+          /** @constant */
+          type: "agent_run.finished";
+          runId: string;
+          /** @enum {string} */
+          status: "succeeded" | "failed" | "cancelled" | "limit_reached";
+          stopReason: string | null;
+        }
+      | {
+          /** @constant */
           type: "call.requested";
           callId: string;
           /** @enum {string} */
@@ -3101,6 +3242,80 @@ export interface components {
       createdAt: string;
       updatedAt: string;
     };
+    ModelConnection: {
+      id: string;
+      name: string;
+      /** @description `<baseUrl>/chat/completions` is what is called. */
+      baseUrl: string;
+      model: string;
+      /** @description The workspace secret sent as the bearer key. */
+      apiKeySecret: string | null;
+      createdAt: string;
+    };
+    AgentRun: {
+      id: string;
+      principal: {
+        id: string;
+        name: string;
+      };
+      /** @description The model connection's name when the run started. */
+      model: string;
+      modelConnectionId: string | null;
+      prompt: string;
+      limits: {
+        maxRounds: number;
+        maxToolCalls: number;
+        timeoutSeconds: number;
+        maxTokens: number;
+      };
+      /** @enum {string} */
+      status: "running" | "succeeded" | "failed" | "cancelled" | "limit_reached";
+      /** @description Why it stopped, in words; null for a final answer. */
+      stopReason: string | null;
+      steps: components["schemas"]["AgentRunStep"][];
+      rounds: number;
+      toolCalls: number;
+      tokens: number;
+      startedBy: string;
+      createdAt: string;
+      endedAt: string | null;
+    };
+    AgentRunStep:
+      | {
+          /** @constant */
+          kind: "prompt";
+          text: string;
+        }
+      | {
+          /** @constant */
+          kind: "assistant";
+          round: number;
+          text: string | null;
+          toolCalls: {
+            id: string;
+            name: string;
+            arguments: string;
+          }[];
+        }
+      | {
+          /** @constant */
+          kind: "tool_result";
+          round: number;
+          toolCallId: string;
+          name: string;
+          /** @description The governed call; null when refused before one was made. */
+          callId: string | null;
+          /** @description The call's status, or "refused". */
+          status: string;
+          isError: boolean;
+          /** @description What the model was given back (bounded). */
+          text: string;
+        }
+      | {
+          /** @constant */
+          kind: "answer";
+          text: string;
+        };
     Readiness: {
       /**
        * @description `starting` until the process has been ready once; `degraded` when a dependency is down after that; `stopping` once it is shutting down (SIGTERM): it takes no new calls.
@@ -8907,6 +9122,430 @@ export interface operations {
       };
       /** @description Nothing of that name or id in this workspace (`not_found`). */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listModelConnections: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The connections. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            modelConnections: components["schemas"]["ModelConnection"][];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  createModelConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          baseUrl: string;
+          model: string;
+          /** @default null */
+          apiKeySecret?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Added. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            modelConnection: components["schemas"]["ModelConnection"];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The request conflicts with the current state (`conflict`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 16 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteModelConnection: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The model connection's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listAgentRuns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The runs, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            runs: components["schemas"]["AgentRun"][];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  startAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          principal: string;
+          model: string;
+          prompt: string;
+          /** @default 3 */
+          maxRounds?: number;
+          /** @default 10 */
+          maxToolCalls?: number;
+          /** @default 300 */
+          timeoutSeconds?: number;
+          /** @default 200000 */
+          maxTokens?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Started. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            run: components["schemas"]["AgentRun"];
+          };
+        };
+      };
+      /** @description The request is invalid (`validation`): `fieldErrors` says what is wrong with each field. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is larger than 128 KiB (`payload_too_large`). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The body is not JSON (`unsupported_media_type`): send `Content-Type: application/json`. */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The run's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The run. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            run: components["schemas"]["AgentRun"];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  cancelAgentRun: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The run's id. */
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Cancelled. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            run: components["schemas"]["AgentRun"];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Nothing of that name or id in this workspace (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The run already ended. (`conflict`). */
+      409: {
         headers: {
           [name: string]: unknown;
         };

@@ -47,6 +47,10 @@ const actionLabels: Record<string, string> = {
   "webhook.created": "Added a webhook",
   "webhook.updated": "Changed a webhook",
   "webhook.deleted": "Deleted a webhook",
+  "model_connection.created": "Added a model connection",
+  "model_connection.deleted": "Removed a model connection",
+  "agent_run.started": "Started an agent run",
+  "agent_run.cancelled": "Cancelled an agent run",
 };
 
 /** The filter groups: an action's part before the dot. */

@@ -1,3 +1,4 @@
+export * from "./agents";
 export * from "./allow-rules";
 export * from "./auth";
 export * from "./calls";

@@ -44,7 +44,11 @@ export type AuditAction =
   | "elicitation.answered"
   | "webhook.created"
   | "webhook.updated"
-  | "webhook.deleted";
+  | "webhook.deleted"
+  | "model_connection.created"
+  | "model_connection.deleted"
+  | "agent_run.started"
+  | "agent_run.cancelled";
 
 export type AuditEntry = {
   tenantId?: string | null;

@@ -31,6 +31,9 @@ export const EVENT_TYPES = [
   "call.cancelled",
   "elicitation.requested",
   "elicitation.answered",
+  "agent_run.started",
+  "agent_run.progressed",
+  "agent_run.finished",
 ] as const;
 
 export type EventTypeName = (typeof EVENT_TYPES)[number];

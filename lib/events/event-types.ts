@@ -199,6 +199,29 @@ export const eventSchema = z.discriminatedUnion("type", [
     /** the operator or key that answered; null when it expired or the call ended first */
     decidedBy: z.string().nullable(),
   }),
+  // An agent run (lib/agents): who it runs as and how it ended — never the prompt, messages or results.
+  z.object({
+    type: z.literal("agent_run.started"),
+    runId: z.string(),
+    principalId: z.string(),
+    principalName: z.string(),
+    model: z.string(),
+  }),
+  /** a step was added to the run (a model turn, a tool's result): read the run for it */
+  z.object({
+    type: z.literal("agent_run.progressed"),
+    runId: z.string(),
+    step: z.enum(["assistant", "tool_call", "tool_result", "answer"]),
+    round: z.number(),
+    /** the governed call the step is about (not `callId`: the event is the run's, not the call's) */
+    stepCallId: z.string().nullable(),
+  }),
+  z.object({
+    type: z.literal("agent_run.finished"),
+    runId: z.string(),
+    status: z.enum(["succeeded", "failed", "cancelled", "limit_reached"]),
+    stopReason: z.string().nullable(),
+  }),
   ...callEvents(),
 ]);
 

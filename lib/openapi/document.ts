@@ -13,6 +13,7 @@
  */
 import { createDocument, type ZodOpenApiObject } from "zod-openapi";
 import packageJson from "@/package.json";
+import { agentPaths } from "./paths/agents";
 import { allowRulePaths } from "./paths/allow-rules";
 import { callPaths } from "./paths/calls";
 import { elicitationPaths } from "./paths/elicitations";
@@ -52,6 +53,11 @@ const tags: Array<{ name: string; description: string }> = [
     name: "Webhooks",
     description: "Approvals and servers needing attention, posted to Slack or any HTTP receiver.",
   },
+  {
+    name: "Agents",
+    description:
+      "Model endpoints, and agent runs: a bounded tool-calling loop as a principal, under its policy.",
+  },
   { name: "Audit", description: "Who did what to the workspace's access." },
   { name: "API keys", description: "Keys for scripts, CI and the CLI." },
   { name: "Members", description: "The workspace's people and invitations." },
@@ -83,6 +89,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...peoplePaths,
   ...workspaceDataPaths,
   ...webhookPaths,
+  ...agentPaths,
   ...healthPaths,
 };
 
