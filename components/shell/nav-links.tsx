@@ -10,6 +10,7 @@ export const navItems = [
   { href: "/tools", label: "Tools" },
   { href: "/principals", label: "Principals" },
   { href: "/playground", label: "Playground" },
+  { href: "/agent", label: "Agent" },
   { href: "/approvals", label: "Approvals" },
   { href: "/calls", label: "Calls" },
   { href: "/events", label: "Events" },

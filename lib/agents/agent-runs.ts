@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type AgentRunStep, agentRuns, principals } from "@/db/schema";
 import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
@@ -82,7 +82,45 @@ const toDto = (row: RunRow): AgentRunDto => ({
   endedAt: row.endedAt?.toISOString() ?? null,
 });
 
+/**
+ * The loop ends every run by its time limit, so a run still `running` a minute past it was left by
+ * a process that stopped (a crash, a kill, a deploy): ended as failed, saying so, before a reader
+ * sees it — a page or `agent run` waiting on it stops waiting. With `all` (a PGlite folder at
+ * start: no other process can be running one) every run left running is ended at once.
+ */
+export async function endStrandedRuns(
+  db: Queryable,
+  params: { tenantId?: string; all?: boolean } = {},
+): Promise<number> {
+  const stopReason = "Switchboard stopped while the run was going on; it was not finished.";
+  const mine = [...running.keys()];
+  const ended = await db
+    .update(agentRuns)
+    .set({ status: "failed", stopReason, endedAt: new Date(), updatedAt: new Date() })
+    .where(
+      and(
+        eq(agentRuns.status, "running"),
+        params.tenantId ? eq(agentRuns.tenantId, params.tenantId) : undefined,
+        mine.length > 0 ? notInArray(agentRuns.id, mine) : undefined,
+        params.all
+          ? undefined
+          : sql`${agentRuns.createdAt} + make_interval(secs => (${agentRuns.limits}->>'timeoutSeconds')::int + ${STRANDED_GRACE_SECONDS}) < now()`,
+      ),
+    )
+    .returning({ id: agentRuns.id, tenantId: agentRuns.tenantId });
+  for (const run of ended)
+    await recordEvent(db, {
+      tenantId: run.tenantId,
+      event: { type: "agent_run.finished", runId: run.id, status: "failed", stopReason },
+    });
+  return ended.length;
+}
+
+/** Past its time limit, how long a run's own loop gets to record its ending before a reader does. */
+const STRANDED_GRACE_SECONDS = 60;
+
 export async function listAgentRuns(db: Queryable, params: { tenantId: string }): Promise<AgentRunDto[]> {
+  await endStrandedRuns(db, { tenantId: params.tenantId });
   const rows = await db
     .select()
     .from(agentRuns)
@@ -96,6 +134,7 @@ export async function getAgentRun(
   db: Queryable,
   params: { tenantId: string; id: string },
 ): Promise<AgentRunDto> {
+  await endStrandedRuns(db, { tenantId: params.tenantId });
   const [row] = await db
     .select()
     .from(agentRuns)

@@ -1,5 +1,6 @@
 import "server-only";
 import path from "node:path";
+import { endStrandedRuns } from "@/lib/agents/agent-runs";
 import { issueSetupToken, needsSetup } from "@/lib/auth/setup";
 import { openCallIntents } from "@/lib/calls/call-journal";
 import { recoverApprovedCalls } from "@/lib/calls/recover-approved";
@@ -150,6 +151,11 @@ async function recoverInterruptedCalls(handle: ProcessDatabase): Promise<void> {
     return 0;
   });
   if (interrupted > 0) log.info(`${interrupted} call(s) interrupted by the last stop marked failed`);
+  const runs = await endStrandedRuns(db, { all: true }).catch((error: unknown) => {
+    log.error(`agent runs left running not ended: ${(error as Error).message}`);
+    return 0;
+  });
+  if (runs > 0) log.info(`${runs} agent run(s) left running by the last stop marked failed`);
 }
 
 async function recoverLeftApprovedCalls(db: ProcessDatabase["db"]): Promise<void> {

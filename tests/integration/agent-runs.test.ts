@@ -1,12 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as cancelRoute } from "@/app/api/v1/agent-runs/[id]/cancel/route";
 import { GET as getRunRoute } from "@/app/api/v1/agent-runs/[id]/route";
 import { POST as startRoute } from "@/app/api/v1/agent-runs/route";
 import { POST as approveRoute } from "@/app/api/v1/approvals/[id]/approve/route";
 import { POST as createConnectionRoute } from "@/app/api/v1/model-connections/route";
-import { calls } from "@/db/schema";
+import { agentRuns, calls, events, principals } from "@/db/schema";
+import { endStrandedRuns } from "@/lib/agents/agent-runs";
 import type { AgentRunDto, AgentRunStep } from "@/lib/agents/types";
 import { updateTool } from "@/lib/catalog/governed-tools";
 import { recordListeningAddresses } from "@/lib/http/listening";
@@ -349,6 +350,48 @@ describe("agent runs (PGlite)", () => {
     });
     expect(status).toBe(400);
     expect(body.error.message).toMatch(message);
+  });
+
+  it("ends a run its process left behind once past its time limit, and at a PGlite start", async () => {
+    const { db } = world.handle;
+    const [principal] = await db.select().from(principals).where(eq(principals.name, "agent-007"));
+    if (!principal) throw new Error("the world's principal agent-007 is missing");
+    const leftBehind = async (startedSecondsAgo: number) => {
+      const [row] = await db
+        .insert(agentRuns)
+        .values({
+          tenantId: world.tenantId,
+          principalId: principal.id,
+          principalName: principal.name,
+          modelName: "scripted (scripted-1)",
+          prompt: "A run whose process was killed.",
+          limits: { maxRounds: 3, maxToolCalls: 10, timeoutSeconds: 60, maxTokens: 200_000 },
+          steps: [{ kind: "prompt", text: "A run whose process was killed." }],
+          startedBy: "a process that is gone",
+          createdAt: new Date(Date.now() - startedSecondsAgo * 1000),
+        })
+        .returning({ id: agentRuns.id });
+      if (!row) throw new Error("the run was not inserted");
+      return row.id;
+    };
+    // Within its time limit and the grace after it, a run may still be going on elsewhere.
+    const recent = await leftBehind(30);
+    expect((await read(recent)).status).toBe("running");
+
+    const stale = await leftBehind(60 + 61);
+    const run = await read(stale);
+    expect(run.status).toBe("failed");
+    expect(run.stopReason).toBe("Switchboard stopped while the run was going on; it was not finished.");
+    expect(run.endedAt).not.toBeNull();
+    const finished = await db
+      .select()
+      .from(events)
+      .where(and(eq(events.type, "agent_run.finished"), sql`${events.data}->>'runId' = ${stale}`));
+    expect(finished).toHaveLength(1);
+
+    // A PGlite folder is one process's alone: at its start, every run still running is stranded.
+    expect(await endStrandedRuns(db, { all: true })).toBe(1);
+    expect((await read(recent)).status).toBe("failed");
   });
 
   it("refuses a model connection with a bad URL, an unset secret or a taken name", async () => {
