@@ -39,6 +39,7 @@ const dashboardPages: Target[] = [
   { path: "/servers/local-tools/edit", ready: heading(/^Edit /) },
   { path: "/tools", ready: heading("Tools") },
   { path: "/playground", ready: heading("Playground") },
+  { path: "/agent", ready: heading("Agent") },
   { path: "/principals", ready: heading("Principals") },
   { path: "/principals/{principal}", ready: async (page) => heading(made.principalName)(page) },
   { path: "/calls", ready: heading("Calls") },

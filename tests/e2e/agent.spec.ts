@@ -158,6 +158,7 @@ test.describe("the Agent page", () => {
     await expect(row).toContainText("Succeeded");
     await expect(row).toContainText(principalName);
     await expect(row).toContainText("2 / 1");
+    await page.screenshot({ path: test.info().outputPath("agent-page.png"), fullPage: true });
   });
 
   test("shows a new run in the list as it starts, and cancels it from its page", async ({ page, api }) => {

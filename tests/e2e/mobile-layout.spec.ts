@@ -54,6 +54,7 @@ const pages: Target[] = [
   { path: "/servers/local-tools/edit" },
   { path: "/tools" },
   { path: "/playground" },
+  { path: "/agent" },
   { path: "/calls", ready: (page) => expect(page.getByTestId(`call-row-${made.callId}`)).toBeVisible() },
   { path: "/calls/{call}", ready: (page) => expect(page.getByTestId("call-status")).toBeVisible() },
   {
