@@ -3,6 +3,7 @@ import { and, desc, eq, notInArray, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { type AgentRunStep, agentRuns, principals } from "@/db/schema";
 import { type AuditActor, auditedBy, recordAudit } from "@/lib/auth/audit";
+import { scrubValue } from "@/lib/calls/scrub";
 import type { Database, Queryable } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { recordEvent } from "@/lib/events/record-event";
@@ -23,16 +24,28 @@ import type { AgentRunDto } from "./types";
 
 export const PROMPT_MAX_CHARACTERS = 20_000;
 
+const holdsNoNul = (value: string) => !value.includes("\0");
+
 export const startAgentRunSchema = z.strictObject({
-  principal: z.string(whenMissing("principal (a principal's name or id) is required.")).trim().min(1),
-  model: z.string(whenMissing("model (a model connection's name or id) is required.")).trim().min(1),
+  principal: z
+    .string(whenMissing("principal (a principal's name or id) is required."))
+    .trim()
+    .min(1)
+    .refine(holdsNoNul, { error: "principal: no name or id holds a NUL character." }),
+  model: z
+    .string(whenMissing("model (a model connection's name or id) is required."))
+    .trim()
+    .min(1)
+    .refine(holdsNoNul, { error: "model: no name or id holds a NUL character." }),
   prompt: z
     .string(whenMissing("A prompt is required."))
     .trim()
     .min(1, { error: "A prompt is required." })
     .max(PROMPT_MAX_CHARACTERS, {
       error: `A prompt is limited to ${PROMPT_MAX_CHARACTERS.toLocaleString("en")} characters.`,
-    }),
+    })
+    // Pasted text may hold what PostgreSQL cannot store (NUL, half a surrogate pair): U+FFFD.
+    .transform((prompt) => scrubValue(prompt, [])),
   maxRounds: z
     .number({ error: "maxRounds is a whole number from 1 to 10." })
     .int({ error: "maxRounds is a whole number from 1 to 10." })
@@ -274,7 +287,9 @@ function recorderFor(db: Database, params: { tenantId: string; runId: string; st
   const write = async (counters: Counters, event: StepEvent) => {
     await db
       .update(agentRuns)
-      .set({ steps: [...steps], ...counters, updatedAt: new Date() })
+      // A model's words and a tool's result may hold what PostgreSQL cannot store (NUL, half a
+      // surrogate pair): written as U+FFFD, or the run's row could never be written again.
+      .set({ steps: scrubValue([...steps], []), ...counters, updatedAt: new Date() })
       .where(and(eq(agentRuns.tenantId, tenantId), eq(agentRuns.id, runId), eq(agentRuns.status, "running")));
     await recordEvent(db, {
       tenantId,
@@ -307,7 +322,9 @@ function recorderFor(db: Database, params: { tenantId: string; runId: string; st
 }
 
 async function finishRun(db: Database, params: { tenantId: string; runId: string; outcome: RunOutcome }) {
-  const { tenantId, runId, outcome } = params;
+  const { tenantId, runId } = params;
+  // A stop reason may quote the model's answer: stored as any step is (see the recorder).
+  const outcome = { ...params.outcome, stopReason: scrubValue(params.outcome.stopReason, []) };
   const [row] = await db
     .update(agentRuns)
     .set({

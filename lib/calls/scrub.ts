@@ -14,12 +14,13 @@ export function normalizeSecrets(values: Iterable<string>): string[] {
 
 /**
  * Every string in a JSON value (keys too) as it may be stored and shown: secret values replaced by
- * [redacted], and NUL — which PostgreSQL text and jsonb cannot hold — by U+FFFD. Walks the value
- * rather than its serialization: a secret holding a quote or a backslash is escaped in JSON text
- * and would slip past a search there, and a replacement inside JSON text could break it.
+ * [redacted], and what PostgreSQL text and jsonb cannot hold — NUL, half a surrogate pair — by
+ * U+FFFD. Walks the value rather than its serialization: a secret holding a quote or a backslash
+ * is escaped in JSON text and would slip past a search there, and a replacement inside JSON text
+ * could break it.
  */
 export function scrubValue<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0 && !holdsNul(value)) return value;
+  if (secrets.length === 0 && !holdsUnstorable(value)) return value;
   return walk(value, secrets) as T;
 }
 
@@ -34,15 +35,19 @@ function walk(value: unknown, secrets: readonly string[]): unknown {
   return value;
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (Array.isArray(value)) return value.some(holdsNul);
+/** NUL, or a surrogate without its pair: jsonb refuses the escape JSON.stringify writes for it. */
+const UNSTORABLE = /\0|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const isUnstorable = (text: string) => text.search(UNSTORABLE) !== -1;
+
+function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === "string") return isUnstorable(value);
+  if (Array.isArray(value)) return value.some(holdsUnstorable);
   if (value && typeof value === "object")
-    return Object.entries(value).some(([key, item]) => key.includes("\0") || holdsNul(item));
+    return Object.entries(value).some(([key, item]) => isUnstorable(key) || holdsUnstorable(item));
   return false;
 }
 
 export function scrubText(text: string, secrets: readonly string[]): string {
-  const storable = text.includes("\0") ? text.replaceAll("\0", "\uFFFD") : text;
+  const storable = isUnstorable(text) ? text.replace(UNSTORABLE, "\uFFFD") : text;
   return secrets.length === 0 ? storable : scrubSecrets(storable, secrets);
 }

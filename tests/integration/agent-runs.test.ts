@@ -286,11 +286,26 @@ describe("agent runs (PGlite)", () => {
       { raw: '{"choices": []}' },
       /the model endpoint's answer is not a chat completion \(it has no choices at choices\)/,
     ],
+    [
+      "a stream of garbage where one answer was asked for",
+      {
+        raw: 'data: {"choices":[{"delta":{"content":"Hi"}}]}\n\ndata: \u0000\u0007garbage\n\ndata: [DONE]\n',
+      },
+      /^Round 1, asking the model: the model endpoint answered malformed JSON: data: /,
+    ],
     ["an HTTP error", { status: 500, body: "upstream exploded" }, /answered HTTP 500: upstream exploded/],
   ] as const)("ends the run cleanly on %s, naming the step", async (_, turn, reason) => {
     const done = await ended((await start([turn as ScriptedTurn])).id);
     expect(done.status).toBe("failed");
     expect(done.stopReason).toMatch(reason);
+  });
+
+  it("stores what PostgreSQL cannot hold (NUL, half a surrogate pair) from the model and the prompt as U+FFFD", async () => {
+    const run = await start([{ text: "fine\u0000 and \ud800 half" }], { prompt: "say\u0000 it" });
+    const done = await ended(run.id);
+    expect(done.status).toBe("succeeded");
+    expect(done.prompt).toBe("say\ufffd it");
+    expect(done.steps.at(-1)).toEqual({ kind: "answer", text: "fine\ufffd and \ufffd half" });
   });
 
   it("names a model that never answers, a refused key and an unreachable endpoint", async () => {
@@ -342,6 +357,11 @@ describe("agent runs (PGlite)", () => {
     ["an unknown principal", { principal: "nobody" }, /No principal "nobody"/],
     ["an unknown model", { model: "nothing" }, /No model connection "nothing"/],
     ["an unknown field", { temperature: 2 }, /temperature/],
+    [
+      "a principal named with a NUL",
+      { principal: "agent\u0000007" },
+      /principal: no name or id holds a NUL character/,
+    ],
   ])("refuses %s with a 400 that says what to fix", async (_, input, message) => {
     const { status, body } = await sendTo(startRoute, "/api/v1/agent-runs", {
       method: "POST",
