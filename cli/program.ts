@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { registerAgent } from "./commands/agent";
 import { registerAllowRules } from "./commands/allow-rules";
 import { registerApprovals } from "./commands/approvals";
 import { registerAudit } from "./commands/audit";
@@ -56,6 +57,7 @@ Examples:
   registerApprovals(program);
   registerAllowRules(program);
   registerQuestions(program);
+  registerAgent(program);
   registerEvents(program);
   registerPrincipals(program);
   registerGateway(program);

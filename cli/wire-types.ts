@@ -122,3 +122,9 @@ export type ConnectWire = Answer<"connectServerOAuth">;
 
 /** An allow rule: a principal may call a tool without approval until it expires (GET /api/v1/allow-rules). */
 export type AllowRuleWire = Schemas["AllowRule"];
+
+/** An OpenAI-compatible endpoint agent runs talk to (GET /api/v1/model-connections). */
+export type ModelConnectionWire = Schemas["ModelConnection"];
+/** An agent run with its steps so far (GET /api/v1/agent-runs/{id}). */
+export type AgentRunWire = Schemas["AgentRun"];
+export type AgentRunStepWire = Schemas["AgentRunStep"];

@@ -7,7 +7,15 @@ import { type Colors, formatTime, note, print } from "../output";
 import { readSse } from "../sse";
 import { describeEvent, type EventWire } from "./event-format";
 
-type TailOptions = { server?: string; type?: string; call?: string; since?: string; count?: number };
+export type TailOptions = {
+  server?: string;
+  type?: string;
+  call?: string;
+  since?: string;
+  count?: number;
+  /** run each time the stream (re)opens, to catch up on what happened before it did; true stops */
+  onOpen?: () => Promise<boolean | undefined>;
+};
 
 const MAX_BACKOFF_MS = 15_000;
 
@@ -37,18 +45,21 @@ Last-Event-ID and the server replays what was missed.`,
     const { client, json, colors } = contextOf(command);
     await tail(client, options, (event) => {
       print(json ? JSON.stringify(event) : formatLine(event, colors));
+      return false;
     });
   });
 }
 
 /**
- * Follows the stream until --count events arrived (or forever). The first connection must succeed
- * (exit 4 otherwise); later drops are retried with backoff, resuming after the last event seen.
+ * Follows the stream until --count events arrived, `onEvent` answers true, or forever. The first
+ * connection must succeed (exit 4 otherwise); later drops are retried with backoff, resuming after
+ * the last event seen.
  */
-async function tail(
+export async function tail(
   client: ApiClient,
   options: TailOptions,
-  onEvent: (event: EventWire) => void,
+  /** answers true to stop following */
+  onEvent: (event: EventWire) => boolean | undefined | Promise<boolean | undefined>,
 ): Promise<void> {
   let lastEventId = options.since;
   let received = 0;
@@ -76,6 +87,10 @@ async function tail(
     }
     if (!response.body) throw new CliError("The server sent no event stream.");
     connected = true;
+    if (options.onOpen && (await options.onOpen()) === true) {
+      await response.body.cancel().catch(() => {});
+      return;
+    }
     try {
       for await (const message of readSse(response.body)) {
         if (message.kind === "retry") {
@@ -89,8 +104,8 @@ async function tail(
         if (message.event === "gap") continue;
         const event = parseEvent(message.data, message.event, message.id);
         if (!event) continue;
-        onEvent(event);
-        if (options.count !== undefined && ++received >= options.count) {
+        const done = await onEvent(event);
+        if (done === true || (options.count !== undefined && ++received >= options.count)) {
           await response.body.cancel().catch(() => {});
           return;
         }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { e2eServerLog } from "../../playwright.config";
+import { startFakeModelServer } from "../fixtures/fake-model-server";
 import { BackgroundCli, type CliOptions, cliEnv, makeConfigHome, runCli } from "./cli-runner";
 import { expect, signedOutContext, test } from "./fixtures";
 
@@ -44,6 +45,7 @@ test.describe("switchboard CLI: help and failures", () => {
       "call",
       "calls",
       "approvals",
+      "agent",
       "events",
       "principals",
       "gateway",
@@ -592,6 +594,108 @@ test.describe("switchboard CLI: calls, approvals and events", () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect((await runCli(["call", "cli-deny__echo", "--arg", "text=hi"], spareEnv)).code).toBe(3);
     expect((await cli(["principals", "list"])).stdout).not.toContain("cli-deny-agent");
+  });
+});
+
+test.describe("switchboard CLI: agent runs", () => {
+  test("a run is followed step by step, its held call approved from a second CLI; Ctrl-C cancels a run", async () => {
+    const model = await startFakeModelServer();
+    try {
+      await addDemoServer("cli-agent-tools");
+      expect((await cli(["principals", "create", "cli-run-agent"])).code).toBe(0);
+      expect((await cli(["principals", "grant", "cli-run-agent", "cli-agent-tools__*"])).code).toBe(0);
+      const added = await cli([
+        "agent",
+        "models",
+        "add",
+        "cli-scripted",
+        "--base-url",
+        model.baseUrl,
+        "--model",
+        "scripted-1",
+      ]);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toContain("Added model connection cli-scripted (scripted-1).");
+      expect((await cli(["agent", "models", "list"])).stdout).toMatch(
+        /cli-scripted\s+http:\/\/127\.0\.0\.1:\d+\/v1\s+scripted-1/,
+      );
+
+      // word_count is unclassified: the run holds until someone approves its call.
+      model.script([
+        { toolCalls: [{ name: "cli-agent-tools__word_count", arguments: { text: "one two three" } }] },
+        { text: "The text has 3 words." },
+      ]);
+      const run = new BackgroundCli(
+        ["agent", "run", "cli-run-agent", "Count the words in 'one two three'.", "--model", "cli-scripted"],
+        env,
+      );
+      try {
+        await run.waitFor(/approve: switchboard approvals approve (\S+)/);
+        const callId = /approve: switchboard approvals approve (\S+)/.exec(run.stdout)?.[1] as string;
+        const runId = /^Run (\S+) as cli-run-agent on cli-scripted$/m.exec(run.stdout)?.[1] as string;
+        expect(run.stdout).toContain("You  Count the words in 'one two three'.");
+        expect(run.stdout).toContain('→ cli-agent-tools__word_count {"text":"one two three"}');
+        expect(run.stdout).toContain("⏸ cli-agent-tools__word_count waits for approval");
+        expect((await cli(["approvals", "approve", callId])).code).toBe(0);
+        expect(await run.exited).toBe(0);
+        expect(run.stdout).toContain(`← cli-agent-tools__word_count succeeded [call ${callId}]`);
+        expect(run.stdout).toContain("3 words, 13 characters");
+        expect(run.stdout).toMatch(
+          /lines\nAnswer\nThe text has 3 words\.\nsucceeded \(2 rounds, 1 tool call, /,
+        );
+        expect(run.stdout).not.toContain("Model  The text has 3 words.");
+
+        expect((await cli(["agent", "runs"])).stdout).toMatch(
+          new RegExp(`${runId}\\s+cli-run-agent\\s+cli-scripted\\s+succeeded`),
+        );
+        const shown = await cli(["agent", "show", runId]);
+        expect(shown.stdout).toMatch(/Status\s+succeeded/);
+        expect(shown.stdout).toContain("The text has 3 words.");
+      } finally {
+        run.stop();
+      }
+
+      // A model that never answers: Ctrl-C cancels the run, which ends as cancelled (exit 1).
+      model.script([{ hang: true }]);
+      const stuck = new BackgroundCli(
+        ["agent", "run", "cli-run-agent", "Wait forever.", "--model", "cli-scripted"],
+        env,
+      );
+      try {
+        await stuck.waitFor(/^Run (\S+) as cli-run-agent/m);
+        const runId = /^Run (\S+) as/m.exec(stuck.stdout)?.[1] as string;
+        stuck.child.kill("SIGINT");
+        expect(await stuck.exited).toBe(1);
+        expect(stuck.stderr).toContain(`Cancelling run ${runId}`);
+        expect(stuck.stderr).toContain("The run ended as cancelled: cancelled by");
+        const shown = JSON.parse((await cli(["agent", "show", runId, "--json"])).stdout);
+        expect(shown.status).toBe("cancelled");
+      } finally {
+        stuck.stop();
+      }
+
+      // Refused up front: an unknown model connection, limits out of range.
+      const unknown = await cli(["agent", "run", "cli-run-agent", "hi", "--model", "no-such-model"]);
+      expect(unknown.code).toBe(1);
+      expect(unknown.stderr).toMatch(/model connection/i);
+      const tooMany = await cli([
+        "agent",
+        "run",
+        "cli-run-agent",
+        "hi",
+        "--model",
+        "cli-scripted",
+        "--max-rounds",
+        "11",
+      ]);
+      expect(tooMany.code).toBe(1);
+      expect(tooMany.stderr).toContain("maxRounds");
+
+      expect((await cli(["agent", "models", "remove", "cli-scripted"])).code).toBe(0);
+      expect((await cli(["agent", "models", "list"])).stdout).not.toContain("cli-scripted");
+    } finally {
+      await model.close();
+    }
   });
 });
 
