@@ -198,6 +198,8 @@ export class AuthorizingProvider extends StoredProvider {
   }
 }
 
+export type OAuthProblemKind = "retrying" | "needs-scope" | "tokens-dropped";
+
 /** For the pooled connection: the stored tokens, renewed here, never a browser. */
 export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
   readonly provider: OAuthClientProvider = this;
@@ -208,7 +210,11 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
     db: Database,
     server: OAuthServer,
     options: ProviderOptions,
-    private readonly onProblem: (problem: OAuthProblem, needsAuthorization: boolean) => void,
+    /**
+     * `retrying`: kept for the next try (an outage); `needs-scope`: a call wants more access;
+     * `tokens-dropped`: the authorization server refused to renew, so nothing can be sent any more.
+     */
+    private readonly onProblem: (problem: OAuthProblem, kind: OAuthProblemKind) => void,
   ) {
     super(db, server, options);
   }
@@ -256,7 +262,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
       at: this.options.now().toISOString(),
     };
     await recordProblem(this.db, this.server, problem, scope ? { neededScope: scope } : {});
-    this.onProblem(problem, true);
+    this.onProblem(problem, "needs-scope");
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -344,7 +350,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
       if (refused) await this.giveUp(db, fresh, problem);
       else {
         await recordProblem(db, this.server, problem);
-        this.onProblem(problem, false);
+        this.onProblem(problem, "retrying");
       }
     } finally {
       await traced.close();
@@ -354,7 +360,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
   private async giveUp(db: Queryable, fresh: LoadedOAuth, problem: OAuthProblem): Promise<void> {
     await dropTokens(db, this.server, { ifVersion: fresh.row?.tokenVersion, problem });
     this.loaded = await loadOAuth(db, this.server);
-    this.onProblem(problem, true);
+    this.onProblem(problem, "tokens-dropped");
   }
 }
 
