@@ -198,8 +198,6 @@ export class AuthorizingProvider extends StoredProvider {
   }
 }
 
-export type OAuthProblemKind = "retrying" | "needs-scope" | "tokens-dropped";
-
 /** For the pooled connection: the stored tokens, renewed here, never a browser. */
 export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
   readonly provider: OAuthClientProvider = this;
@@ -210,11 +208,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
     db: Database,
     server: OAuthServer,
     options: ProviderOptions,
-    /**
-     * `retrying`: kept for the next try (an outage); `needs-scope`: a call wants more access;
-     * `tokens-dropped`: the authorization server refused to renew, so nothing can be sent any more.
-     */
-    private readonly onProblem: (problem: OAuthProblem, kind: OAuthProblemKind) => void,
+    private readonly onProblem: (problem: OAuthProblem, needsAuthorization: boolean) => void,
   ) {
     super(db, server, options);
   }
@@ -262,7 +256,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
       at: this.options.now().toISOString(),
     };
     await recordProblem(this.db, this.server, problem, scope ? { neededScope: scope } : {});
-    this.onProblem(problem, "needs-scope");
+    this.onProblem(problem, true);
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
@@ -350,7 +344,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
       if (refused) await this.giveUp(db, fresh, problem);
       else {
         await recordProblem(db, this.server, problem);
-        this.onProblem(problem, "retrying");
+        this.onProblem(problem, false);
       }
     } finally {
       await traced.close();
@@ -360,7 +354,7 @@ export class ConnectionProvider extends StoredProvider implements UpstreamAuth {
   private async giveUp(db: Queryable, fresh: LoadedOAuth, problem: OAuthProblem): Promise<void> {
     await dropTokens(db, this.server, { ifVersion: fresh.row?.tokenVersion, problem });
     this.loaded = await loadOAuth(db, this.server);
-    this.onProblem(problem, "tokens-dropped");
+    this.onProblem(problem, true);
   }
 }
 

@@ -145,24 +145,25 @@ export class ServerRuntime {
       url: config.url,
       auth: config.auth,
     };
-    return new ConnectionProvider(this.db, server, providerOptions(this.db), (problem, kind) => {
-      if (kind === "retrying") return;
-      this.enqueue(config.id, async () => {
-        await recordEvent(this.db, {
-          tenantId: config.tenantId,
-          event: {
-            type: "server.authorization_needed",
-            serverId: config.id,
-            serverName: config.name,
-            reason: problem.message,
-          },
-        });
-        // Whichever request saw the refusal (a call, a probe, the event stream), the connection
-        // now waits for a person: not only when that request's own error reaches it. After the
-        // event, so whoever sees the state finds the reason already recorded.
-        if (kind === "tokens-dropped") this.pool.authorizationRevoked(config.id, problem.message);
-      });
-    });
+    return new ConnectionProvider(
+      this.db,
+      server,
+      providerOptions(this.db),
+      (problem, needsAuthorization) => {
+        if (!needsAuthorization) return;
+        this.enqueue(config.id, () =>
+          recordEvent(this.db, {
+            tenantId: config.tenantId,
+            event: {
+              type: "server.authorization_needed",
+              serverId: config.id,
+              serverName: config.name,
+              reason: problem.message,
+            },
+          }),
+        );
+      },
+    );
   }
 
   private async sync(serverId: string): Promise<void> {

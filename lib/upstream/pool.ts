@@ -107,11 +107,6 @@ export class ConnectionPool {
     return this.get(id).onResourceUpdated(listener);
   }
 
-  /** Its stored tokens were dropped (renewal refused): the connection waits for a person's Connect. */
-  authorizationRevoked(id: string, reason: string): void {
-    this.connections.get(id)?.authorizationRevoked(reason);
-  }
-
   /** Drops the connection and connects again now; also leaves crash-loop. Rejects if that fails. */
   async reconnect(id: string): Promise<void> {
     await this.get(id).reconnect();

@@ -38,12 +38,7 @@ import type {
 } from "./pool-events";
 import { RetrySchedule, type SupervisionPolicy } from "./supervisor";
 import { createTransport, type OpenedTransport, type TransportPermit } from "./transports";
-import {
-  AuthorizationRequiredError,
-  isAuthorizationRequired,
-  isScopeRequired,
-  type UpstreamAuth,
-} from "./upstream-auth";
+import { isAuthorizationRequired, isScopeRequired, type UpstreamAuth } from "./upstream-auth";
 
 /**
  * One registered server's connection and its supervision: connect (single flight), notice the
@@ -208,9 +203,6 @@ export class ServerConnection {
       return result as CallToolResult;
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason ?? error;
-      // Its connection was closed meanwhile because the authorization was refused: say that.
-      if (this.current === "needs-authorization" && !isAuthorizationRequired(error))
-        throw this.authorizationError();
       const context = this.record.failureContext(this.cfg, live?.opened);
       const failure = describeRequestFailure(context, error, `tools/call "${name}"`, timeoutMs);
       if (live && isAuthorizationRequired(error)) this.authorizationLost(live, failure);
@@ -482,14 +474,6 @@ export class ServerConnection {
     this.retiring.add(closing);
     void closing.finally(() => this.retiring.delete(closing));
     this.fail(failure);
-  }
-
-  /**
-   * The token keeper gave up (the authorization server refused to renew): nothing this connection
-   * sends can be authorized any more. A connect under way fails on its own, for want of a token.
-   */
-  authorizationRevoked(reason: string): void {
-    if (this.live) this.authorizationLost(this.live, new AuthorizationRequiredError(this.cfg.name, reason));
   }
 
   /** The server no longer accepts what Switchboard holds: close, and wait for an admin's Connect. */
