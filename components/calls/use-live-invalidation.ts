@@ -1,6 +1,6 @@
 "use client";
 
-import { type QueryKey, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, type QueryKey, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { type EventStreamFilter, type EventStreamStatus, useEventStream } from "@/lib/client/event-stream";
 import type { RecordedEvent } from "@/lib/events/event-types";
@@ -34,7 +34,11 @@ export function useLiveInvalidation(
       timer.current = undefined;
       const batch = [...queued.current.values()];
       queued.current.clear();
+      const unanswered = batch.filter((queryKey) => hasFirstFetchInFlight(queryClient, queryKey));
       for (const queryKey of batch) void queryClient.invalidateQueries({ queryKey });
+      // Invalidating joins a first fetch still in flight rather than starting another, and that
+      // fetch may have been answered before the event: ask again once it has answered.
+      if (unanswered.length > 0) invalidate(unanswered);
     }, BATCH_MS);
   };
 
@@ -50,4 +54,11 @@ export function useLiveInvalidation(
   }, [status]);
 
   return status;
+}
+
+function hasFirstFetchInFlight(queryClient: QueryClient, queryKey: QueryKey): boolean {
+  return queryClient
+    .getQueryCache()
+    .findAll({ queryKey })
+    .some((query) => query.state.fetchStatus === "fetching" && query.state.data === undefined);
 }

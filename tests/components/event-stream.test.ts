@@ -1,8 +1,11 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { renderHook, waitFor } from "@testing-library/react";
 import { EventSource } from "eventsource";
+import { createElement, type ReactNode } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { useLiveInvalidation } from "@/components/calls/use-live-invalidation";
 import { useLiveEvents } from "@/components/events/use-live-events";
 import { type EventStreamFilter, type EventStreamStatus, useEventStream } from "@/lib/client/event-stream";
 import type { RecordedEvent } from "@/lib/events/event-types";
@@ -285,5 +288,44 @@ describe("useLiveEvents", () => {
     const sentinel = record(1);
     const ids = () => hook.result.current.live.map((e) => e.id);
     await waitFor(() => expect(ids()).toEqual([...first, ...missed, ...sentinel].reverse()));
+  });
+});
+
+describe("useLiveInvalidation", () => {
+  it("refetches after an event that arrived while the page's first fetch was still on its way", async () => {
+    // What the server would answer at the moment a request reaches it.
+    let state = "ready";
+    let release = () => {};
+    const firstAnswer = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let fetches = 0;
+    const queryFn = () => {
+      const answer = state;
+      fetches++;
+      return fetches === 1 ? firstAnswer.then(() => answer) : Promise.resolve(answer);
+    };
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(QueryClientProvider, { client: queryClient }, children);
+    const hook = renderHook(
+      () => {
+        const status = useLiveInvalidation({ type: "server." }, () => [["server"]], [["server"]]);
+        const { data } = useQuery({ queryKey: ["server"], queryFn });
+        return { status, data };
+      },
+      { wrapper },
+    );
+    unmounts.push(hook.unmount);
+    await waitFor(() => expect(hook.result.current.status).toBe("open"));
+
+    // The server changes, its event arrives and is handled, and only then does the first answer
+    // (read before the change) come back: the page must not stay on it.
+    state = "needs-authorization";
+    record(1);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    release();
+    await waitFor(() => expect(hook.result.current.data).toBe("needs-authorization"));
+    expect(fetches).toBe(2);
   });
 });
