@@ -1,4 +1,4 @@
-import { databaseUnavailableCode, isDatabaseUnavailable } from "@/lib/db/errors";
+import { databaseUnavailableCode, isDatabaseUnavailable, isUnstorableText } from "@/lib/db/errors";
 import { log } from "@/lib/observability/log";
 
 /** The one error type services throw. Each boundary (HTTP, server action, MCP) converts it once. */
@@ -99,6 +99,7 @@ function logOutage(error: unknown): void {
 /**
  * Any thrown value → an AppError; unexpected ones are logged and masked (they may hold paths or SQL).
  * A lost database connection is an outage, not a bug: 503 `database_unavailable`, so clients retry.
+ * Text the database cannot hold (NUL) is the caller's input: 400 `validation`, wherever it is sent.
  */
 export function toAppError(error: unknown): AppError {
   if (isAppError(error)) return error;
@@ -106,6 +107,12 @@ export function toAppError(error: unknown): AppError {
     logOutage(error);
     return databaseUnavailable(error);
   }
+  if (isUnstorableText(error))
+    return new AppError(
+      "validation",
+      "A value holds a NUL character, which cannot be stored or looked up. Remove it and try again.",
+      { cause: error },
+    );
   log.error({ err: error }, "unexpected error");
   return new AppError("internal", "Something went wrong on the server. The error has been logged.");
 }

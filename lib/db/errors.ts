@@ -8,6 +8,11 @@ function hasPgCode(error: unknown, code: string): boolean {
 
 export const isUniqueViolation = (error: unknown) => hasPgCode(error, "23505");
 export const isForeignKeyViolation = (error: unknown) => hasPgCode(error, "23503");
+/**
+ * Text PostgreSQL cannot store, in a parameter (22021: a NUL byte) or in JSON (22P05: `\u0000`):
+ * the caller's input, never the server's fault.
+ */
+export const isUnstorableText = (error: unknown) => hasPgCode(error, "22021") || hasPgCode(error, "22P05");
 
 /**
  * Codes that say the database cannot be reached right now, not that the statement was wrong:

@@ -439,6 +439,21 @@ describe.each(drivers)("HTTP API on %s", (driver) => {
         status: 404,
         code: "not_found",
       },
+      {
+        // PostgreSQL text cannot hold NUL: the lookup itself fails, which is the caller's input.
+        name: "GET a name holding a NUL character",
+        send: () => getServer("ghost\u0000"),
+        status: 400,
+        code: "validation",
+        message: /NUL/,
+      },
+      {
+        name: "PATCH a description holding a NUL character",
+        send: () => patchServer("remote", { description: "a\u0000b" }),
+        status: 400,
+        code: "validation",
+        message: /NUL/,
+      },
     ];
 
     it.each(cases)("$name → $status $code", async ({ send, status, code, field, message }) => {
