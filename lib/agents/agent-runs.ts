@@ -287,9 +287,7 @@ function recorderFor(db: Database, params: { tenantId: string; runId: string; st
   const write = async (counters: Counters, event: StepEvent) => {
     await db
       .update(agentRuns)
-      // A model's words and a tool's result may hold what PostgreSQL cannot store (NUL, half a
-      // surrogate pair): written as U+FFFD, or the run's row could never be written again.
-      .set({ steps: scrubValue([...steps], []), ...counters, updatedAt: new Date() })
+      .set({ steps: [...steps], ...counters, updatedAt: new Date() })
       .where(and(eq(agentRuns.tenantId, tenantId), eq(agentRuns.id, runId), eq(agentRuns.status, "running")));
     await recordEvent(db, {
       tenantId,
@@ -302,13 +300,17 @@ function recorderFor(db: Database, params: { tenantId: string; runId: string; st
       },
     });
   };
+  // A model's words and a tool's result may hold what PostgreSQL cannot store (NUL, half a
+  // surrogate pair): each step is kept as U+FFFD there, once, or the run's row could never be
+  // written again.
+  const storable = (step: AgentRunStep) => scrubValue(step, []);
   return {
     async addStep(step: AgentRunStep, counters: Counters, event: StepEvent) {
-      steps.push(step);
+      steps.push(storable(step));
       await write(counters, event);
     },
     async replaceLastStep(step: AgentRunStep, counters: Counters, event: StepEvent) {
-      steps[steps.length - 1] = step;
+      steps[steps.length - 1] = storable(step);
       await write(counters, event);
     },
     async isCancelled() {
