@@ -112,6 +112,33 @@ const envSchema = z.object({
     .optional()
     .transform((v) => v || undefined)
     .pipe(z.enum(["json", "pretty"], { error: "SWITCHBOARD_LOG_FORMAT is json or pretty" }).optional()),
+  SWITCHBOARD_REPLICA_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/, {
+          error:
+            "SWITCHBOARD_REPLICA_ID: letters, digits, . _ : - (at most 63, starting with a letter or digit)",
+        })
+        .optional(),
+    ),
+  SWITCHBOARD_REPLICA_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => v || undefined)
+    .pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: "SWITCHBOARD_REPLICA_URL is an http(s) URL other replicas reach this one at",
+        })
+        .optional(),
+    ),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
@@ -158,6 +185,11 @@ export type Env = {
   metrics: { enabled: boolean; token: string | undefined };
   /** The waits between a webhook delivery's attempts (lib/webhooks): one retry per entry. */
   webhookRetrySeconds: readonly number[];
+  /**
+   * This process among the replicas sharing a database (lib/runtime/replica): its name, and the
+   * address other replicas hand a gateway session's requests to. Both derived when unset.
+   */
+  replica: { id: string | undefined; url: string | undefined; port: number };
   /** The server log (lib/observability/log): the lowest level written, and JSON lines or pretty text. */
   log: { level: LogLevel; format: "json" | "pretty" };
 };
@@ -228,6 +260,7 @@ function parseEnv(source: Record<string, string | undefined>): Omit<Env, "listen
       env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS.length > 0
         ? env.SWITCHBOARD_WEBHOOK_RETRY_SECONDS
         : [10, 30, 120, 600],
+    replica: { id: env.SWITCHBOARD_REPLICA_ID, url: env.SWITCHBOARD_REPLICA_URL, port: env.PORT },
     log: {
       level: env.SWITCHBOARD_LOG_LEVEL,
       // `npm run dev` is for a person at a terminal; anything else feeds a log pipeline.

@@ -8,6 +8,7 @@ export * from "./instance";
 export * from "./oauth";
 export * from "./policies";
 export * from "./principals";
+export * from "./replicas";
 export * from "./secrets";
 export * from "./servers";
 export * from "./tenants";

@@ -9,7 +9,8 @@ import { stopTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { killAllGroupsNow } from "@/lib/upstream/transport/process-group";
 import { stopWebhookWorker } from "@/lib/webhooks/delivery-worker";
-import { closeDatabase, type ProcessDatabase } from "./process-db";
+import { closeDatabase, type ProcessDatabase, peekDatabase } from "./process-db";
+import { stopReplicaHeartbeat } from "./replica";
 import { getServerRuntime } from "./server-runtime";
 import { shutdownGate } from "./shutdown-state";
 
@@ -56,6 +57,8 @@ export function installShutdownHandlers(): void {
 async function shutDown(signal: ShutdownSignal): Promise<void> {
   const graceSeconds = readGraceSeconds();
   shutdownGate.beginDraining();
+  // At once: other replicas stop handing this one's gateway sessions to it (they would get 503s).
+  await step("the replica's row", leaveReplicas);
   log.info(
     `${signal}: shutting down. New calls are refused; ${shutdownGate.callsRunning} call(s) running get up to ${graceSeconds} s to finish (${signal} again stops at once).`,
   );
@@ -80,6 +83,11 @@ async function shutDown(signal: ShutdownSignal): Promise<void> {
   clearTimeout(limit);
   log.info("shut down");
   process.exit(0);
+}
+
+async function leaveReplicas(): Promise<void> {
+  const handle = await peekDatabase()?.catch(() => undefined);
+  if (handle) await stopReplicaHeartbeat(handle.db);
 }
 
 function stopAtOnce(signal: ShutdownSignal): void {

@@ -18,6 +18,7 @@ import { startTracing } from "@/lib/observability/traces";
 import { processSingleton } from "@/lib/process-singleton";
 import { getDatabase, type ProcessDatabase } from "@/lib/runtime/process-db";
 import { type Dependency, reportStarted, reportStartupProblem } from "@/lib/runtime/readiness";
+import { startReplicaHeartbeat } from "@/lib/runtime/replica";
 import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { disableServersRefusedAtStart, labelOfRefused } from "@/lib/servers/policy-sweep";
 import { folderBlockingChildren } from "@/lib/upstream/transport/stdio-identity";
@@ -76,6 +77,8 @@ async function attemptStart(): Promise<boolean> {
     // Before the pool starts, so events of other processes sharing the database reach this one's
     // subscribers (SSE streams, calls waiting for a decision) from the start.
     await startEventRelay(handle);
+    // Named among the replicas before it serves: other replicas hand its sessions' requests to it.
+    await startReplicaHeartbeat(db);
     reportStarted("relay");
     // Follows events from here on; sends what earlier runs left pending too.
     startWebhookWorker(db);

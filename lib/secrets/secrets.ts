@@ -1,4 +1,5 @@
 import "server-only";
+import { createHmac } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import { secrets } from "@/db/schema";
@@ -38,6 +39,13 @@ function secretKey(): Buffer {
 }
 
 const aad = (tenantId: string, name: string) => `${tenantId}/${name}`;
+
+/**
+ * A key for one purpose (`purpose` names it), derived from the secret key every replica shares:
+ * what one replica signs for another (lib/gateway/http/hand-off) without reusing the encryption key.
+ */
+export const purposeKey = (purpose: string): Buffer =>
+  createHmac("sha256", secretKey()).update(purpose).digest();
 
 /**
  * Other write-only values under the same key (OAuth tokens and client credentials): the

@@ -8,6 +8,7 @@ import { securityHeaders } from "@/lib/http/security-headers";
 import { log } from "@/lib/observability/log";
 import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { answerDirectly } from "./direct";
+import { acceptHandOff, handOffToOwner } from "./hand-off";
 
 /**
  * The gateway's own front door, for the Switchboard server (server.mjs): MCP requests answered
@@ -52,6 +53,20 @@ async function serveNodeRequest(req: IncomingMessage, res: ServerResponse): Prom
   // The headers every response carries, as next.config.ts gives them to the rest of the server.
   for (const { key, value } of securityHeaders) res.setHeader(key, value);
   try {
+    const handedOff = acceptHandOff(req);
+    if (handedOff === "refused") {
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32001, message: "Invalid replica hand-off." },
+        }),
+      );
+      return;
+    }
+    // A session another replica holds is answered there; a handed-off request is never handed on.
+    if (handedOff === "none" && (await handOffToOwner(req, res))) return;
     if (await answerDirectly(req, res)) return;
   } catch (error) {
     log.error({ err: error }, "gateway request failed");

@@ -8,11 +8,13 @@ import { processSingleton } from "@/lib/process-singleton";
 import { GatewaySession } from "./session";
 import { decideRoom, describeRefusal, type SessionCap } from "./session-caps";
 import { followWorkspaceChanges, recordSessionEvicted } from "./session-events";
+import { forgetSessionOwner, recordSessionOwner } from "./session-owners";
 
 /**
- * The gateway sessions open on this process. A session lives in this process's memory only:
- * another replica (or this one after a restart) does not know it and answers its plain requests
- * statelessly. On globalThis, so every route bundle (and dev reloads) share one registry.
+ * The gateway sessions open on this process. A session lives in this process's memory; which
+ * replica holds it is in the database (session-owners), so another replica hands the session's
+ * requests to this one (lib/gateway/http/hand-off). On globalThis, so every route bundle (and dev
+ * reloads) share one registry.
  *
  * Clients often just go away without a DELETE, so a session idle for SESSION_IDLE_MS is closed.
  * Caps per principal, per workspace and in all (session-caps) bound what one process holds: a new
@@ -62,7 +64,7 @@ class GatewaySessions {
       case "room":
         break;
     }
-    const session = new GatewaySession(db, opener, (closed) => this.forget(closed));
+    const session = new GatewaySession(db, opener, (closed) => this.forget(db, closed));
     // Busy until its initialize is answered: a session being opened is never the one pushed out.
     const opened = session.hold();
     this.sessions.set(session.id, session);
@@ -72,10 +74,19 @@ class GatewaySessions {
       const response = await session.handle(req, body);
       // The transport refused the initialize (malformed, wrong headers): no session came of it.
       if (session.transport.sessionId === undefined) await session.close();
+      // Before the client has the id: its next request may land on another replica, which looks here.
+      // Not recorded (the database is failing): the session still works on this replica.
+      else
+        await recordSessionOwner(db, session).catch((error: unknown) =>
+          log.warn(
+            { err: error },
+            "a gateway session's owner was not recorded: only this replica can serve it",
+          ),
+        );
       return response;
     } catch (error) {
       // A server that never connected does not report its close: forget it here as well.
-      this.forget(session);
+      this.forget(db, session);
       await session.close();
       throw error;
     } finally {
@@ -109,16 +120,19 @@ class GatewaySessions {
 
   private evict(db: Database, session: GatewaySession, cap: SessionCap): void {
     const idleSince = session.idleSince() ?? Date.now();
-    this.forget(session);
+    this.forget(db, session);
     void session.close();
     void recordSessionEvicted(db, session, { cap, idleMs: Date.now() - idleSince }).catch((error: unknown) =>
       log.error({ err: error }, "recording an evicted gateway session failed"),
     );
   }
 
-  private forget(session: GatewaySession): void {
+  private forget(db: Database, session: GatewaySession): void {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    forgetSessionOwner(db, session.id).catch((error: unknown) =>
+      log.warn({ err: error }, "forgetting a closed gateway session's owner failed"),
+    );
     resourceSubscriptions.dropSession(session.id);
     if (this.sessions.size === 0) {
       clearInterval(this.sweeper);

@@ -1,0 +1,228 @@
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  type CallToolResult,
+  CreateMessageRequestSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { expect, test } from "@playwright/test";
+import {
+  allowFixtureServers,
+  type Cluster,
+  createAgent,
+  type SwitchboardProcess,
+  startCluster,
+} from "../fixtures/cluster";
+
+/*
+ * A stateful MCP session across replicas (issue #25, item 1). Three processes on one PostgreSQL;
+ * the client's every HTTP request goes to the next process in turn — round-robin with no affinity,
+ * made certain by the client's own fetch rather than left to a balancer's luck — so the session's
+ * initialize, its GET stream, a call with progress, a sampling request relayed from the downstream
+ * server and the client's answer to it, and a resource subscription each land on a replica other
+ * than the one holding the session. Each must behave as on one process. Then the holder stops:
+ * the session is gone everywhere, and a new one works.
+ */
+
+test.describe.configure({ mode: "serial" });
+
+const SERVER = "conformance";
+const root = process.cwd();
+const FIXTURE = path.join(root, "tests", "fixtures", "mcp-servers", "conformance-fixture.ts");
+
+let cluster: Cluster;
+let agentKey: string;
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  cluster = await startCluster({ processes: 3 });
+  const [first] = cluster.processes as [SwitchboardProcess];
+  await allowFixtureServers(first);
+  const registered = await first.api("POST", "/api/v1/servers", {
+    name: SERVER,
+    transport: "stdio",
+    command: "node",
+    args: ["--import", "tsx", FIXTURE],
+    cwd: root,
+  });
+  expect(registered.status, await registered.text()).toBe(201);
+  // Its tools as reads: nothing waits for an approval here.
+  const deadline = Date.now() + 60_000;
+  let ids: string[] = [];
+  while (ids.length < 13) {
+    if (Date.now() > deadline) throw new Error(`the fixture's tools were not listed (${ids.length})`);
+    const res = await first.api("GET", `/api/v1/tools?q=${SERVER}__`);
+    const { tools } = (await res.json()) as { tools: Array<{ id: string; gatewayName: string }> };
+    ids = tools.filter((tool) => tool.gatewayName.startsWith(`${SERVER}__`)).map((tool) => tool.id);
+    if (ids.length < 13) await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  for (const id of ids) {
+    const classified = await first.api("PATCH", `/api/v1/tools/${id}`, { effect: "read" });
+    expect(classified.status).toBe(200);
+  }
+  agentKey = await createAgent(first, "session-agent", [`${SERVER}__*`]);
+});
+
+test.afterAll(async () => {
+  await cluster?.stop();
+});
+
+/** Which process each request went to, in order: the client's fetch sends each to the next one. */
+type Landing = { method: string; port: string; sessionId: string | null };
+
+function roundRobinFetch(processes: SwitchboardProcess[], landings: Landing[]): typeof fetch {
+  let next = 0;
+  return (input, init) => {
+    const target = processes[next++ % processes.length] as SwitchboardProcess;
+    const url = new URL(input instanceof Request ? input.url : String(input));
+    const moved = new URL(url.pathname + url.search, target.url);
+    const headers = new Headers(init?.headers);
+    landings.push({
+      method: init?.method ?? "GET",
+      port: moved.port,
+      sessionId: headers.get("mcp-session-id"),
+    });
+    return fetch(moved, init);
+  };
+}
+
+const textOf = (result: CallToolResult) =>
+  result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+
+test("a session works whichever replica each of its requests lands on", async () => {
+  const landings: Landing[] = [];
+  const transport = new StreamableHTTPClientTransport(new URL("/mcp", cluster.processes[0]?.url), {
+    requestInit: { headers: { authorization: `Bearer ${agentKey}` } },
+    fetch: roundRobinFetch(cluster.processes, landings),
+  });
+  const client = new Client(
+    { name: "cluster-session", version: "1.0.0" },
+    { capabilities: { sampling: {} } },
+  );
+  const prompts: string[] = [];
+  client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+    const content = request.params.messages[0]?.content;
+    prompts.push(content && "text" in content ? String(content.text) : "");
+    return { role: "assistant", content: { type: "text", text: "forty-two" }, model: "test-model" };
+  });
+  const updates: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    updates.push(notification.params.uri);
+  });
+  await client.connect(transport);
+  const sessionId = transport.sessionId;
+  expect(sessionId).toBeTruthy();
+
+  try {
+    // Progress: the notices ride on the call's own response, streamed back through the hand-off.
+    const progress: number[] = [];
+    const withProgress = await client.callTool({ name: `${SERVER}__test_tool_with_progress` }, undefined, {
+      onprogress: (notice) => progress.push(notice.progress),
+    });
+    expect(withProgress.isError).toBeFalsy();
+    expect(progress).toEqual([0, 50, 100]);
+
+    // Sampling: the downstream server's request reaches this client mid-call, and the client's
+    // answer (a POST of its own, landing on yet another replica) reaches the call waiting for it.
+    for (const question of ["meaning of life?", "and of everything?"]) {
+      const sampled = (await client.callTool({
+        name: `${SERVER}__test_sampling`,
+        arguments: { prompt: question },
+      })) as CallToolResult;
+      expect(textOf(sampled)).toBe("LLM response: forty-two");
+    }
+    expect(prompts).toEqual(["meaning of life?", "and of everything?"]);
+
+    // A subscription: the update comes on the session's GET stream, wherever that was opened.
+    await client.subscribeResource({ uri: "test://watched-resource" });
+    await expect.poll(() => updates, { timeout: 15_000 }).toContain("test://watched-resource");
+
+    const tools = await client.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toContain(`${SERVER}__test_sampling`);
+  } finally {
+    await client.close();
+  }
+
+  // The session's requests really were spread: every process received some of them.
+  const ports = new Set(landings.filter((l) => l.sessionId === sessionId).map((l) => l.port));
+  console.log(
+    `${landings.length} requests of one session over ${ports.size} processes: ${landings
+      .map((l) => `${l.method}→${l.port}`)
+      .join(" ")}`,
+  );
+  expect(ports.size).toBe(cluster.processes.length);
+});
+
+test("a forged hand-off is refused, and a session whose replica stopped is gone everywhere", async () => {
+  const [a, b, c] = cluster.processes as [SwitchboardProcess, SwitchboardProcess, SwitchboardProcess];
+  const headers = (sessionId?: string) => ({
+    authorization: `Bearer ${agentKey}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(sessionId ? { "mcp-session-id": sessionId } : {}),
+  });
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "by-hand", version: "1" },
+    },
+  };
+  const opened = await fetch(`${a.url}/mcp`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify(initialize),
+  });
+  expect(opened.status).toBe(200);
+  const sessionId = opened.headers.get("mcp-session-id") as string;
+  await opened.body?.cancel();
+
+  // A client cannot pose as a replica: the hand-off header is signed with the shared secret key.
+  const forged = await fetch(`${b.url}/mcp`, {
+    method: "GET",
+    headers: {
+      ...headers(sessionId),
+      accept: "text/event-stream",
+      "x-switchboard-hand-off": `${Buffer.from(JSON.stringify({ connection: "", session: sessionId })).toString("base64url")}.AAAA`,
+    },
+  });
+  expect(forged.status).toBe(403);
+
+  // Through B, the session's DELETE reaches A and ends it there.
+  const ended = await fetch(`${b.url}/mcp`, { method: "DELETE", headers: headers(sessionId) });
+  expect(ended.status).toBe(200);
+  const afterDelete = await fetch(`${c.url}/mcp`, {
+    method: "GET",
+    headers: { ...headers(sessionId), accept: "text/event-stream" },
+  });
+  expect(afterDelete.status).toBe(404);
+
+  // A session of A, then A stops: B and C answer its GET with 404, so the client starts again.
+  const second = await fetch(`${a.url}/mcp`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify(initialize),
+  });
+  const secondId = second.headers.get("mcp-session-id") as string;
+  await second.body?.cancel();
+  await a.kill("SIGTERM");
+  for (const proc of [b, c]) {
+    const gone = await fetch(`${proc.url}/mcp`, {
+      method: "GET",
+      headers: { ...headers(secondId), accept: "text/event-stream" },
+    });
+    expect(gone.status).toBe(404);
+  }
+  const fresh = await fetch(`${b.url}/mcp`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify(initialize),
+  });
+  expect(fresh.status).toBe(200);
+  await fresh.body?.cancel();
+  await a.start();
+});
