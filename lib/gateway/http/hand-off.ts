@@ -50,11 +50,13 @@ const claimsSchema = z.object({
   from: z.string(),
   expires: z.number(),
 });
-type Claims = z.infer<typeof claimsSchema>;
+export type HandOffClaims = z.infer<typeof claimsSchema>;
+type Claims = HandOffClaims;
 
 const signingKey = () => purposeKey("switchboard gateway session hand-off v1");
 
-function sign(claims: Claims): string {
+/** The hand-off header's value for a request (exported for the tests of its checks). */
+export function signHandOff(claims: Claims): string {
   const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
   return `${payload}.${createHmac("sha256", signingKey()).update(payload).digest("base64url")}`;
 }
@@ -134,7 +136,7 @@ export async function handOffToOwner(req: BufferedRequest, res: ServerResponse):
     from: self.id,
     expires: Date.now() + HAND_OFF_VALID_MS,
   };
-  const outcome = await forward(req, res, owner, body, sign(claims));
+  const outcome = await forward(req, res, owner, body, signHandOff(claims));
   if (outcome === "answered") return true;
   // Refused at connect: the owner is gone (crashed before its heartbeat went stale), and so is the session.
   log.warn(`gateway session ${sessionId}: its replica ${owner.replicaId} is unreachable; answered here`);
