@@ -1,4 +1,14 @@
-import { boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { id, tenantId, timestamps } from "./columns";
 
 /** A value is a literal or a reference resolved at connect time; see lib/servers/config-schema.ts. */
@@ -58,27 +68,30 @@ export const mcpServers = pgTable(
 );
 
 export type McpServer = typeof mcpServers.$inferSelect;
+
+// lib/upstream/pool-events.ts connectionStates, spelled out: importing lib from db/ would be a cycle.
+const connectionStateValues = [
+  "disconnected",
+  "connecting",
+  "ready",
+  "degraded",
+  "crash-loop",
+  "needs-authorization",
+  "disabled",
+] as const;
 export type NewMcpServer = typeof mcpServers.$inferInsert;
 
-/** Last known connection state per server, written by the connection pool. */
+/**
+ * Last known connection state per server, written by the connection pool of whichever replica
+ * reported last (kept for the release before per-replica status, which reads only this row; and
+ * for the server's exit, stderr tail and server info). server_replica_status holds each replica's.
+ */
 export const serverStatus = pgTable("server_status", {
   serverId: text("server_id")
     .primaryKey()
     .references(() => mcpServers.id, { onDelete: "cascade" }),
   tenantId: tenantId(),
-  state: text("state", {
-    enum: [
-      "disconnected",
-      "connecting",
-      "ready",
-      "degraded",
-      "crash-loop",
-      "needs-authorization",
-      "disabled",
-    ],
-  })
-    .notNull()
-    .default("disconnected"),
+  state: text("state", { enum: connectionStateValues }).notNull().default("disconnected"),
   lastError: text("last_error"),
   lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
   exitCode: integer("exit_code"),
@@ -88,6 +101,31 @@ export const serverStatus = pgTable("server_status", {
   capabilities: jsonb("capabilities").$type<Record<string, unknown>>(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Each replica's own connection state of a server (lib/servers/replica-status.ts): every replica
+ * connects every server, so they can disagree — ready on two, crash-looping on the third. Read
+ * together with the replicas' heartbeats: the row of a replica that is gone does not count.
+ */
+export const serverReplicaStatus = pgTable(
+  "server_replica_status",
+  {
+    serverId: text("server_id")
+      .notNull()
+      .references(() => mcpServers.id, { onDelete: "cascade" }),
+    /** replicas.id; no foreign key: a replica's row goes at a graceful stop, its status rows stay until swept */
+    replicaId: text("replica_id").notNull(),
+    tenantId: tenantId(),
+    state: text("state", { enum: connectionStateValues }).notNull().default("disconnected"),
+    lastError: text("last_error"),
+    lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.serverId, t.replicaId] }),
+    index("server_replica_status_replica_idx").on(t.replicaId),
+  ],
+);
 
 /** Health probe history (on demand and periodic). */
 export const healthChecks = pgTable("health_checks", {
@@ -100,4 +138,6 @@ export const healthChecks = pgTable("health_checks", {
   latencyMs: integer("latency_ms"),
   error: text("error"),
   checkedAt: timestamp("checked_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The replica that probed (replicas.id); null for checks recorded before replicas were named. */
+  replicaId: text("replica_id"),
 });
