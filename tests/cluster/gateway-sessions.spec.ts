@@ -172,6 +172,16 @@ test("a forged hand-off is refused, and a session whose replica stopped is gone 
       clientInfo: { name: "by-hand", version: "1" },
     },
   };
+  const open = async (proc: SwitchboardProcess) => {
+    const res = await fetch(`${proc.url}/mcp`, {
+      method: "POST",
+      headers: headers(),
+      body: JSON.stringify(initialize),
+    });
+    expect(res.status).toBe(200);
+    await res.body?.cancel();
+    return res.headers.get("mcp-session-id") as string;
+  };
   const opened = await fetch(`${a.url}/mcp`, {
     method: "POST",
     headers: headers(),
@@ -224,5 +234,19 @@ test("a forged hand-off is refused, and a session whose replica stopped is gone 
   });
   expect(fresh.status).toBe(200);
   await fresh.body?.cancel();
+  await a.start();
+
+  // A crash leaves its sessions recorded, but the next request finds the holder gone (the
+  // connection is refused) at once, without waiting for its heartbeat to go stale.
+  const third = await open(a);
+  await a.kill("SIGKILL");
+  const startedAt = Date.now();
+  const afterCrash = await fetch(`${b.url}/mcp`, {
+    method: "GET",
+    headers: { ...headers(third), accept: "text/event-stream" },
+  });
+  expect(afterCrash.status).toBe(404);
+  console.log(`a session of a crashed replica answered 404 after ${Date.now() - startedAt} ms`);
+  expect(b.log()).toContain(`gateway session ${third}: its replica`);
   await a.start();
 });
