@@ -37,6 +37,8 @@ import { type BufferedRequest, readNodeBody, replaceRequestHeader } from "./node
  */
 
 export const HAND_OFF_HEADER = "x-switchboard-hand-off";
+/** How long connecting to the holder may take before it counts as unreachable. */
+const CONNECT_LIMIT_MS = 3_000;
 /** A hand-off is used at once; this bounds a header seen on the wire being sent again. */
 const HAND_OFF_VALID_MS = 30_000;
 
@@ -178,12 +180,27 @@ function forward(
   const target = new URL(req.url ?? "/", owner.url);
   const headers = forwardable(req.headers);
   headers[HAND_OFF_HEADER] = handOff;
+  // One request id on both replicas' log lines (server.mjs made one up when the client sent none).
+  const requestId = res.getHeader("x-request-id");
+  if (typeof requestId === "string") headers["x-request-id"] = requestId;
   if (body) headers["content-length"] = String(body.byteLength);
   const send = target.protocol === "https:" ? requestTls : request;
   return new Promise((resolve) => {
     let connected = false;
     const upstream = send(target, { method: req.method, headers, agent: false });
-    upstream.on("socket", (socket) => socket.once("connect", () => (connected = true)));
+    // A holder that neither accepts nor refuses (a partition, a host gone without a word) would
+    // keep the request for the system's connect timeout, minutes: past this it is unreachable.
+    const connectLimit = setTimeout(
+      () => upstream.destroy(new Error("no connection within the limit")),
+      CONNECT_LIMIT_MS,
+    );
+    upstream.on("socket", (socket) =>
+      socket.once("connect", () => {
+        connected = true;
+        clearTimeout(connectLimit);
+      }),
+    );
+    upstream.once("close", () => clearTimeout(connectLimit));
     upstream.on("response", (answer) => {
       res.writeHead(answer.statusCode ?? 502, forwardable(answer.headers));
       answer.pipe(res);
