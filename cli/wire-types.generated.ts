@@ -1527,6 +1527,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/replicas": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The Switchboard replicas sharing this database, and which are live
+     * @description Each server's own state on each replica is in `GET /api/v1/servers/{name}` (`replicas`, `replicaSummary`). Replicas' addresses are not shown.
+     *
+     *     **Who may call it:** Any member of the workspace (viewer and up), or an API key with the admin scope.
+     */
+    get: operations["listReplicas"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1910,9 +1932,12 @@ export interface components {
       healthIntervalSeconds: number;
       /** @description Every resources/read of this server through the gateway waits for a person's approval. */
       resourceReadsNeedApproval: boolean;
-      /** @description Connection state: `disconnected`, `connecting`, `ready`, `degraded`, `crash-loop`, `needs-authorization`, `disabled`; "unknown" until the pool reports one. `needs-authorization`: an OAuth server without a token it accepts (no retries; calls fail at once) until an admin connects it (POST …/oauth/connect). */
+      /** @description Connection state: `disconnected`, `connecting`, `ready`, `degraded`, `crash-loop`, `needs-authorization`, `disabled`; "unknown" until the pool reports one. `needs-authorization`: an OAuth server without a token it accepts (no retries; calls fail at once) until an admin connects it (POST …/oauth/connect). With several replicas: `disabled` when the server is; otherwise the worst state among the live replicas (needs-authorization, crash-loop, disconnected, disabled, degraded, connecting, ready — worst first); each replica's is in `replicas`. */
       status: string;
       lastError: string | null;
+      /** @description Each replica's state of the server, by replica id; empty when no replica has a heartbeat. */
+      replicas: components["schemas"]["ServerReplica"][];
+      replicaSummary: components["schemas"]["ReplicaSummary"];
       /** @description ISO 8601 */
       createdAt: string;
       /** @description ISO 8601 */
@@ -1929,6 +1954,25 @@ export interface components {
           fromEnv: string;
           isSet: boolean;
         };
+    /** @description One replica's view of a server: each replica connects it. */
+    ServerReplica: {
+      /** @description The replica: SWITCHBOARD_REPLICA_ID, or host:port. */
+      id: string;
+      /** @description Its connection state of the server (the values of `Server.status`); `unknown` for a live replica that has recorded none yet. */
+      state: string;
+      lastError: string | null;
+      /** @description When it last recorded a state; null when never. */
+      updatedAt: string | null;
+      /** @description Its heartbeat is recent (within 20 s). A replica gone silent is listed with `false` and counts for nothing. */
+      live: boolean;
+    };
+    /** @description Ready on `ready` of `of` live replicas. */
+    ReplicaSummary: {
+      /** @description Live replicas that have the server ready. */
+      ready: number;
+      /** @description Live replicas. */
+      of: number;
+    };
     /** @description Every refusal and failure has this shape. */
     Error: {
       error: {
@@ -1962,7 +2006,10 @@ export interface components {
     };
     ServerDiagnostics: {
       server: string;
-      /** @enum {string} */
+      /**
+       * @description The server's state over every live replica, as `Server.status` (this replica's pool is fresher than its row).
+       * @enum {string}
+       */
       state:
         | "disconnected"
         | "connecting"
@@ -1971,6 +2018,10 @@ export interface components {
         | "crash-loop"
         | "needs-authorization"
         | "disabled";
+      /** @description The replica that answered: `live`, `lastError`, `exit` and `stderrTail` are its (or the last recorded). */
+      replica: string;
+      replicas: components["schemas"]["ServerReplica"][];
+      replicaSummary: components["schemas"]["ReplicaSummary"];
       /** @description null when this process's pool does not hold it. */
       live: {
         serverId: string;
@@ -2035,6 +2086,8 @@ export interface components {
         error: string | null;
         /** @description ISO 8601 */
         checkedAt: string;
+        /** @description The replica that probed; null for checks recorded before replicas were named. */
+        replica: string | null;
       }[];
       /** @description The calls running when the server's process exited on its own (latest first, up to 20): who may have crashed it. */
       crashedDuringCalls: components["schemas"]["CrashCall"][];
@@ -2736,6 +2789,8 @@ export interface components {
             | "needs-authorization"
             | "disabled";
           error?: string;
+          /** @description The replica (SWITCHBOARD_REPLICA_ID, or host:port) whose connection this is. */
+          replicaId?: string;
         }
       | {
           /** @constant */
@@ -2822,6 +2877,8 @@ export interface components {
           pid?: number;
           exitCode: number | null;
           signal: string | null;
+          /** @description The replica (SWITCHBOARD_REPLICA_ID, or host:port) whose connection this is. */
+          replicaId?: string;
         }
       | {
           /** @constant */
@@ -2831,6 +2888,8 @@ export interface components {
           ok: boolean;
           latencyMs: number | null;
           error?: string;
+          /** @description The replica (SWITCHBOARD_REPLICA_ID, or host:port) whose connection this is. */
+          replicaId?: string;
         }
       | {
           /** @constant */
@@ -3343,6 +3402,18 @@ export interface components {
       };
       /** @description Switchboard's version. */
       version: string;
+      /** @description The replica that answered: SWITCHBOARD_REPLICA_ID, or host:port (GET /api/v1/replicas lists them all). */
+      replica: string;
+    };
+    Replica: {
+      /** @description SWITCHBOARD_REPLICA_ID, or host:port. */
+      id: string;
+      /** @description ISO 8601 */
+      startedAt: string;
+      /** @description ISO 8601: written every 5 s while it runs. */
+      heartbeatAt: string;
+      /** @description Its heartbeat is recent (within 20 s). A replica that stopped (SIGTERM) is not listed; one that crashed is listed as not live for a day. */
+      live: boolean;
     };
     /** @description Calls per minute (a token bucket), calls in flight and calls waiting for approval, per principal and per server. `principal` and `server` apply to each one; `principals` and `servers` override them by name (a field left out inherits, null is unlimited). Ranges: callsPerMinute 1–100000, concurrentCalls 1–1000, pendingApprovals 1–10000. */
     LimitsPolicyOutput: {
@@ -9577,6 +9648,8 @@ export interface operations {
             database: "pglite" | "postgres";
             /** @description Switchboard's version. */
             version: string;
+            /** @description The replica that answered: SWITCHBOARD_REPLICA_ID, or host:port (GET /api/v1/replicas lists them all). */
+            replica: string;
           };
         };
       };
@@ -9629,6 +9702,51 @@ export interface operations {
           "application/json": {
             [key: string]: unknown;
           };
+        };
+      };
+    };
+  };
+  listReplicas: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The replicas. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description The replica that answered. */
+            self: string;
+            /** @description Oldest start first. */
+            replicas: components["schemas"]["Replica"][];
+          };
+        };
+      };
+      /** @description No valid session or API key (`unauthenticated`). */
+      401: {
+        headers: {
+          /** @description Bearer realm="switchboard" */
+          "WWW-Authenticate"?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The caller may not do this (`forbidden`), or a policy refuses it (`policy_denied`). */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

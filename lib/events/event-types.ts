@@ -9,6 +9,16 @@ import type { EventTypeName } from "./event-names";
 const connectionState = z.enum(connectionStates);
 const serverRef = { serverId: z.string(), serverName: z.string() };
 /**
+ * The replica whose connection this is about (lib/runtime/replica.ts): each replica connects every
+ * server. Optional: events recorded before replicas were named.
+ */
+const replicaRef = {
+  replicaId: z
+    .string()
+    .optional()
+    .meta({ description: "The replica (SWITCHBOARD_REPLICA_ID, or host:port) whose connection this is." }),
+};
+/**
  * Who made a configuration change: a person, an API key (by id and name, as when it acted), or
  * Switchboard itself (a first start, a policy sweep). Optional: events recorded before it was kept.
  */
@@ -91,6 +101,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     from: connectionState,
     to: connectionState,
     error: z.string().optional(),
+    ...replicaRef,
   }),
   // Configuration changes: every process's runtime follows them (its pool connects or drops the server).
   z.object({ type: z.literal("server.registered"), ...serverRef, ...byRef }),
@@ -116,6 +127,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     pid: z.number().optional(),
     exitCode: z.number().nullable(),
     signal: z.string().nullable(),
+    ...replicaRef,
   }),
   z.object({
     type: z.literal("server.health_checked"),
@@ -123,6 +135,7 @@ export const eventSchema = z.discriminatedUnion("type", [
     ok: z.boolean(),
     latencyMs: z.number().nullable(),
     error: z.string().optional(),
+    ...replicaRef,
   }),
   z.object({
     type: z.literal("catalog.changed"),

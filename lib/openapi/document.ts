@@ -22,6 +22,7 @@ import { importExportPaths } from "./paths/import-export";
 import { peoplePaths } from "./paths/people";
 import { policyPaths } from "./paths/policies";
 import { principalPaths } from "./paths/principals";
+import { replicaPaths } from "./paths/replicas";
 import { serverPaths } from "./paths/servers";
 import { statsPaths } from "./paths/stats";
 import { toolPaths } from "./paths/tools";
@@ -63,7 +64,11 @@ const tags: Array<{ name: string; description: string }> = [
   { name: "Members", description: "The workspace's people and invitations." },
   { name: "Workspaces", description: "The caller's workspaces." },
   { name: "Instance", description: "What every workspace may ever do, and who owns the instance." },
-  { name: "Health", description: "Liveness, readiness and this document: no credential needed." },
+  {
+    name: "Health",
+    description:
+      "Liveness, readiness and this document (no credential needed); the replicas sharing the database.",
+  },
 ];
 
 const description = [
@@ -91,6 +96,7 @@ const paths: ZodOpenApiObject["paths"] = {
   ...webhookPaths,
   ...agentPaths,
   ...healthPaths,
+  ...replicaPaths,
 };
 
 export function buildOpenApiDocument(): OpenApiDocument {

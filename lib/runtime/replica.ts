@@ -1,7 +1,7 @@
 import "server-only";
 import { hostname, networkInterfaces } from "node:os";
-import { and, eq, gt, lt, sql } from "drizzle-orm";
-import { gatewaySessionOwners, replicas } from "@/db/schema";
+import { and, eq, gt, lt, notExists, sql } from "drizzle-orm";
+import { gatewaySessionOwners, replicas, serverReplicaStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
 import { isLoopbackAddress, listeningAddresses } from "@/lib/http/listening";
@@ -93,6 +93,14 @@ async function beat(db: Database, id: string, url: string): Promise<void> {
       .returning({ id: replicas.id });
     for (const replica of gone)
       await db.delete(gatewaySessionOwners).where(eq(gatewaySessionOwners.replicaId, replica.id));
+    // Servers' states recorded by replicas that stopped (their row went at SIGTERM) or were forgotten.
+    await db
+      .delete(serverReplicaStatus)
+      .where(
+        notExists(
+          db.select({ id: replicas.id }).from(replicas).where(eq(replicas.id, serverReplicaStatus.replicaId)),
+        ),
+      );
     if (heartbeat.failing) log.info(`replica ${id}: heartbeat written again`);
     heartbeat.failing = false;
   } catch (error) {

@@ -16,16 +16,20 @@ import { ConnectionProvider } from "@/lib/oauth/stored-provider";
 import { log } from "@/lib/observability/log";
 import { readSecretValue } from "@/lib/secrets/secrets";
 import { recordCrashCalls } from "@/lib/servers/crash-attribution";
+import { saveReplicaStatus } from "@/lib/servers/replica-status";
 import { checkConnectionPolicy } from "@/lib/servers/server-policy-check";
 import { type ConnectionConfig, createValueResolver } from "@/lib/upstream/connection-config";
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
 import type { PoolEvent } from "@/lib/upstream/pool-events";
 import packageJson from "@/package.json";
+import { thisReplica } from "./replica";
 
 /**
  * The live side of the server registry: owns the process's connection pool, keeps it in line
  * with the registry, and persists what the pool reports (status, health history, catalog).
- * One per process, on globalThis, so dev reloads and route bundles share it.
+ * One per process, on globalThis, so dev reloads and route bundles share it. What it writes names
+ * its replica: each replica's state of a server is its own row (lib/servers/replica-status.ts),
+ * its health checks and state events carry its id.
  */
 export class ServerRuntime {
   readonly pool: ConnectionPool;
@@ -40,11 +44,14 @@ export class ServerRuntime {
   private readonly lastHealthOk = new Map<string, boolean>();
   private stopping = false;
   private unsubscribe: () => void = () => {};
+  /** thisReplica().id unless a test runs several runtimes in one process as separate replicas. */
+  readonly replicaId: string;
 
   constructor(
     private readonly db: Database,
-    options: Partial<ConnectionPoolOptions> = {},
+    { replicaId, ...options }: Partial<ConnectionPoolOptions> & { replicaId?: string } = {},
   ) {
+    this.replicaId = replicaId ?? thisReplica().id;
     this.pool = new ConnectionPool({
       resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
       checkPolicy: (config) => checkConnectionPolicy(db, config),
@@ -223,9 +230,24 @@ export class ServerRuntime {
           state: event.to,
           ...(event.error ? { lastError: event.error, lastErrorAt: new Date(event.at) } : {}),
         });
+        await saveReplicaStatus(this.db, {
+          serverId: event.serverId,
+          tenantId,
+          replicaId: this.replicaId,
+          state: event.to,
+          error: event.error,
+          at: new Date(event.at),
+        }).catch(ignoreDeletedServer);
         await recordEvent(this.db, {
           tenantId,
-          event: { type: "server.state_changed", ...ref, from: event.from, to: event.to, error: event.error },
+          event: {
+            type: "server.state_changed",
+            ...ref,
+            from: event.from,
+            to: event.to,
+            error: event.error,
+            replicaId: this.replicaId,
+          },
         });
         return;
       case "connected": {
@@ -259,6 +281,7 @@ export class ServerRuntime {
             pid: event.pid,
             exitCode: event.exit.code,
             signal: event.exit.signal,
+            replicaId: this.replicaId,
           },
         });
         return;
@@ -273,11 +296,12 @@ export class ServerRuntime {
             latencyMs: result.latencyMs,
             error: result.error ?? null,
             checkedAt: new Date(result.checkedAt),
+            replicaId: this.replicaId,
           })
           .then(() => true)
           .catch(ignoreDeletedServer);
         if (!inserted) return;
-        // Every probe is history; only a change of health is news.
+        // Every probe is history; only a change of health (on this replica) is news.
         if (this.lastHealthOk.get(event.serverId) !== result.ok) {
           this.lastHealthOk.set(event.serverId, result.ok);
           await recordEvent(this.db, {
@@ -288,6 +312,7 @@ export class ServerRuntime {
               ok: result.ok,
               latencyMs: result.latencyMs,
               error: result.error,
+              replicaId: this.replicaId,
             },
           });
         }

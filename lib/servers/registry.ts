@@ -12,6 +12,7 @@ import { canReadFromEnv, type ServerPermit } from "@/lib/policy/server-policy";
 import { findSetSecretNames } from "@/lib/secrets/secrets";
 import { parseOrThrow } from "@/lib/validation";
 import { type ServerConfig, serverConfigSchema, serverPatchSchema } from "./config-schema";
+import { readReplicaStatus } from "./replica-status";
 import { type ServerDto, secretNamesOf, toServerDto } from "./server-dto";
 import { assertServerAllowed } from "./server-policy-check";
 
@@ -29,7 +30,15 @@ export async function listServers(db: Database, { tenantId }: TenantScope): Prom
     names: rows.flatMap((r) => secretNamesOf(r.server)),
   });
   const canReadEnv = await envReadability(db);
-  return rows.map((r) => toServerDto(r.server, { setSecrets, canReadEnv, status: r.status ?? undefined }));
+  const { rowsByServer, liveReplicaIds } = await readReplicaStatus(db, { tenantId });
+  return rows.map((r) =>
+    toServerDto(r.server, {
+      setSecrets,
+      canReadEnv,
+      status: r.status ?? undefined,
+      replicas: { rows: rowsByServer.get(r.server.id) ?? [], liveReplicaIds },
+    }),
+  );
 }
 
 export async function getServer(db: Database, params: TenantScope & { name: string }): Promise<ServerDto> {
@@ -44,7 +53,16 @@ export async function getServer(db: Database, params: TenantScope & { name: stri
     names: secretNamesOf(row.server),
   });
   const canReadEnv = await envReadability(db);
-  return toServerDto(row.server, { setSecrets, canReadEnv, status: row.status ?? undefined });
+  const { rowsByServer, liveReplicaIds } = await readReplicaStatus(db, {
+    tenantId: params.tenantId,
+    serverId: row.server.id,
+  });
+  return toServerDto(row.server, {
+    setSecrets,
+    canReadEnv,
+    status: row.status ?? undefined,
+    replicas: { rows: rowsByServer.get(row.server.id) ?? [], liveReplicaIds },
+  });
 }
 
 export async function registerServer(

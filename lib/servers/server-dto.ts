@@ -1,5 +1,11 @@
 import type { McpServer, StoredAuth, StoredValue } from "@/db/schema";
 import type { Transport } from "./config-schema";
+import {
+  combineReplicaStates,
+  type ReplicaStatusRow,
+  type ReplicaSummary,
+  type ServerReplicaDto,
+} from "./replica-state";
 import { shellJoin } from "./shell-quote";
 
 /** A value as shown to people and scripts: literals as they are, references with set/unset only. */
@@ -37,9 +43,16 @@ export type ServerDto = {
   callTimeoutMs: number;
   healthIntervalSeconds: number;
   resourceReadsNeedApproval: boolean;
-  /** Connection state; "unknown" until the connection pool reports one. */
+  /**
+   * Connection state; "unknown" until a connection pool reports one. With several replicas, the
+   * worst state among the live ones (lib/servers/replica-state.ts).
+   */
   status: string;
   lastError: string | null;
+  /** Each replica's state of the server: the live ones, and those gone silent (not counted). */
+  replicas: ServerReplicaDto[];
+  /** How many live replicas have it ready, of how many: "ready on 2 of 3". */
+  replicaSummary: ReplicaSummary;
   createdAt: string;
   updatedAt: string;
 };
@@ -57,7 +70,10 @@ export function toServerDto(
     setSecrets: Set<string>;
     /** whether the instance policy lets servers read this variable: only then is "set" said */
     canReadEnv: (name: string) => boolean;
+    /** server_status: the state whichever replica reported last */
     status?: { state: string; lastError: string | null };
+    /** server_replica_status: each replica's, with which replicas are live */
+    replicas?: { rows: readonly ReplicaStatusRow[]; liveReplicaIds: readonly string[] };
   },
 ): ServerDto {
   const view = (value: StoredValue): ValueView => {
@@ -70,6 +86,13 @@ export function toServerDto(
   const viewAll = (record: Record<string, StoredValue>) =>
     Object.fromEntries(Object.entries(record).map(([k, v]) => [k, view(v)]));
   const auth = row.auth;
+  const combined = combineReplicaStates({
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    shared: context.status,
+    rows: context.replicas?.rows ?? [],
+    liveReplicaIds: context.replicas?.liveReplicaIds ?? [],
+  });
   return {
     id: row.id,
     name: row.name,
@@ -102,8 +125,10 @@ export function toServerDto(
     callTimeoutMs: row.callTimeoutMs,
     healthIntervalSeconds: row.healthIntervalSeconds,
     resourceReadsNeedApproval: row.resourceReadsNeedApproval,
-    status: row.enabled ? (context.status?.state ?? "unknown") : "disabled",
-    lastError: row.disabledReason ?? context.status?.lastError ?? null,
+    status: combined.state ?? "unknown",
+    lastError: combined.lastError,
+    replicas: combined.replicas,
+    replicaSummary: combined.replicaSummary,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

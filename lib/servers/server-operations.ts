@@ -4,11 +4,14 @@ import { healthChecks, mcpServers, serverStatus } from "@/db/schema";
 import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { thisReplica } from "@/lib/runtime/replica";
 import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
-import type { HealthResult } from "@/lib/upstream/pool-events";
+import type { ConnectionState, HealthResult } from "@/lib/upstream/pool-events";
 import { parseOrThrow } from "@/lib/validation";
 import { listCrashCalls } from "./crash-attribution";
 import { getServerRowOrThrow } from "./registry";
+import { combineReplicaStates } from "./replica-state";
+import { readReplicaStatus } from "./replica-status";
 
 /** What operators do to a live server (REST and dashboard): probe, reconnect, refresh, inspect. */
 
@@ -106,18 +109,36 @@ export async function refreshServerCatalog(db: Database, ref: ServerRef) {
   return { changed, hash, diff, problems };
 }
 
-/** Live diagnostics when the pool knows the server; the last persisted state otherwise. */
+/**
+ * Live diagnostics when this replica's pool knows the server; the last persisted state otherwise.
+ * `state` is the server's over every live replica (lib/servers/replica-state.ts), this replica's
+ * pool standing in for its own row; `live`, `exit` and the stderr tail are this replica's.
+ */
 export async function getServerDiagnostics(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   const runtime = await getServerRuntime();
+  const replica = runtime?.replicaId ?? thisReplica().id;
   const live = runtime?.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
   const [persisted] = await db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
+  const { rowsByServer, liveReplicaIds } = await readReplicaStatus(db, {
+    tenantId: ref.tenantId,
+    serverId: row.id,
+  });
+  const combined = combineReplicaStates({
+    enabled: row.enabled,
+    disabledReason: row.disabledReason,
+    shared: persisted,
+    rows: rowsByServer.get(row.id) ?? [],
+    liveReplicaIds,
+    own: live ? { id: replica, state: live.state } : undefined,
+  });
   const history = await db
     .select({
       ok: healthChecks.ok,
       latencyMs: healthChecks.latencyMs,
       error: healthChecks.error,
       checkedAt: healthChecks.checkedAt,
+      replica: healthChecks.replicaId,
     })
     .from(healthChecks)
     .where(and(eq(healthChecks.tenantId, ref.tenantId), eq(healthChecks.serverId, row.id)))
@@ -134,7 +155,11 @@ export async function getServerDiagnostics(db: Database, ref: ServerRef) {
       : null;
   return {
     server: row.name,
-    state: live?.state ?? (row.enabled ? (persisted?.state ?? "disconnected") : "disabled"),
+    state: (combined.state ?? "disconnected") as ConnectionState,
+    /** The replica that answered: `live`, `exit` and `stderrTail` are its. */
+    replica,
+    replicas: combined.replicas,
+    replicaSummary: combined.replicaSummary,
     live: live ?? null,
     lastError: row.disabledReason ? persistedError : (live?.lastError ?? persistedError),
     exit: live?.exit ?? persistedExit,

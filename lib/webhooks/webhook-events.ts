@@ -79,6 +79,8 @@ export function webhookMessageOf(event: RecordedEvent): WebhookMessage | undefin
           serverName: event.serverName,
           state: event.to,
           error: event.error ?? null,
+          // Each replica connects every server: which one saw it (null: recorded before replicas were named).
+          replicaId: event.replicaId ?? null,
         },
       };
     case "server.disabled_by_policy":

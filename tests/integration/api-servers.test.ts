@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GET as getHealth } from "@/app/api/v1/health/route";
 import { PUT as putSecretRoute } from "@/app/api/v1/secrets/[name]/route";
@@ -101,13 +102,15 @@ describe.each(drivers)("HTTP API on %s", (driver) => {
     await handle?.close();
   });
 
-  it("GET /api/v1/health (liveness) reports the configured database driver and version", async () => {
+  it("GET /api/v1/health (liveness) reports the configured database driver, version and replica", async () => {
     const res = getHealth();
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       status: "ok",
       database: process.env.DATABASE_URL ? "postgres" : "pglite",
       version: packageJson.version,
+      // This process among the replicas: its id, derived from the host name and port when not set.
+      replica: process.env.SWITCHBOARD_REPLICA_ID ?? `${hostname()}:${process.env.PORT ?? 3000}`,
     });
   });
 

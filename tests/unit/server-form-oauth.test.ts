@@ -26,6 +26,8 @@ const httpServer = (auth: ServerDto["auth"]): ServerDto => ({
   resourceReadsNeedApproval: false,
   status: "needs-authorization",
   lastError: null,
+  replicas: [],
+  replicaSummary: { ready: 0, of: 0 },
   createdAt: "2026-01-01T00:00:00.000Z",
   updatedAt: "2026-01-01T00:00:00.000Z",
 });

@@ -4,6 +4,7 @@ import type { disconnect, startAuthorization } from "@/lib/oauth/authorization";
 import type { OAuthProblem, OAuthStatus } from "@/lib/oauth/types";
 import { transports } from "@/lib/servers/config-schema";
 import type { CrashCallDto } from "@/lib/servers/crash-attribution";
+import type { ReplicaSummary, ServerReplicaDto } from "@/lib/servers/replica-state";
 import type { ServerDto, ValueView } from "@/lib/servers/server-dto";
 import type {
   checkServerHealth,
@@ -35,6 +36,35 @@ export const valueViewSchema = describes<ValueView>()(
       description:
         "A literal value as it is, or a reference with whether it is set (a secret's value is never shown).",
     }),
+);
+
+const serverReplicaSchema = describes<ServerReplicaDto>()(
+  z
+    .object({
+      id: z.string().meta({ description: "The replica: SWITCHBOARD_REPLICA_ID, or host:port." }),
+      state: z.string().meta({
+        description:
+          "Its connection state of the server (the values of `Server.status`); `unknown` for a live replica that has recorded none yet.",
+      }),
+      lastError: z.string().nullable(),
+      updatedAt: isoTime()
+        .nullable()
+        .meta({ description: "When it last recorded a state; null when never." }),
+      live: z.boolean().meta({
+        description:
+          "Its heartbeat is recent (within 20 s). A replica gone silent is listed with `false` and counts for nothing.",
+      }),
+    })
+    .meta({ id: "ServerReplica", description: "One replica's view of a server: each replica connects it." }),
+);
+
+const replicaSummarySchema = describes<ReplicaSummary>()(
+  z
+    .object({
+      ready: z.number().meta({ description: "Live replicas that have the server ready." }),
+      of: z.number().meta({ description: "Live replicas." }),
+    })
+    .meta({ id: "ReplicaSummary", description: "Ready on `ready` of `of` live replicas." }),
 );
 
 const authTypes = [
@@ -90,9 +120,17 @@ export const serverSchema = describes<ServerDto>()(
         description:
           `Connection state: ${connectionStates.map((state) => `\`${state}\``).join(", ")}; ` +
           '"unknown" until the pool reports one. `needs-authorization`: an OAuth server without a token it accepts ' +
-          "(no retries; calls fail at once) until an admin connects it (POST …/oauth/connect).",
+          "(no retries; calls fail at once) until an admin connects it (POST …/oauth/connect). " +
+          "With several replicas: `disabled` when the server is; otherwise the worst state among the live replicas " +
+          "(needs-authorization, crash-loop, disconnected, disabled, degraded, connecting, ready — worst first); " +
+          "each replica's is in `replicas`.",
       }),
       lastError: z.string().nullable(),
+      replicas: z.array(serverReplicaSchema).meta({
+        description:
+          "Each replica's state of the server, by replica id; empty when no replica has a heartbeat.",
+      }),
+      replicaSummary: replicaSummarySchema,
       createdAt: isoTime(),
       updatedAt: isoTime(),
     })
@@ -177,7 +215,16 @@ export const diagnosticsSchema = describes<Result<typeof getServerDiagnostics>>(
   z
     .object({
       server: z.string(),
-      state: z.enum(connectionStates),
+      state: z.enum(connectionStates).meta({
+        description:
+          "The server's state over every live replica, as `Server.status` (this replica's pool is fresher than its row).",
+      }),
+      replica: z.string().meta({
+        description:
+          "The replica that answered: `live`, `lastError`, `exit` and `stderrTail` are its (or the last recorded).",
+      }),
+      replicas: z.array(serverReplicaSchema),
+      replicaSummary: replicaSummarySchema,
       live: liveDiagnosticsSchema
         .nullable()
         .meta({ description: "null when this process's pool does not hold it." }),
@@ -192,6 +239,9 @@ export const diagnosticsSchema = describes<Result<typeof getServerDiagnostics>>(
           latencyMs: z.number().nullable(),
           error: z.string().nullable(),
           checkedAt: isoTime(),
+          replica: z.string().nullable().meta({
+            description: "The replica that probed; null for checks recorded before replicas were named.",
+          }),
         }),
       ),
       crashedDuringCalls: z.array(crashCallSchema).meta({

@@ -76,11 +76,22 @@ export const toolListSizesSchema = describes<ToolListSizes>()(
     }),
 );
 
-export const healthSchema = describes<{ status: "ok"; database: DatabaseDriver; version: string }>()(
+const replicaIdSchema = z.string().meta({
+  description:
+    "The replica that answered: SWITCHBOARD_REPLICA_ID, or host:port (GET /api/v1/replicas lists them all).",
+});
+
+export const healthSchema = describes<{
+  status: "ok";
+  database: DatabaseDriver;
+  version: string;
+  replica: string;
+}>()(
   z.object({
     status: z.literal("ok"),
     database: z.enum(["pglite", "postgres"]),
     version: z.string().meta({ description: "Switchboard's version." }),
+    replica: replicaIdSchema,
   }),
 );
 
@@ -98,7 +109,7 @@ const dependencyCheckSchema = z.object({
     .meta({ description: "Why not, for a person: what is down and that it is retried." }),
 });
 
-export const readinessSchema = describes<Readiness & { version: string }>()(
+export const readinessSchema = describes<Readiness & { version: string; replica: string }>()(
   z
     .object({
       status: z.enum(["starting", "ready", "degraded", "stopping"]).meta({
@@ -113,6 +124,7 @@ export const readinessSchema = describes<Readiness & { version: string }>()(
         pool: dependencyCheckSchema.meta({ description: "The connection pool to the MCP servers." }),
       }),
       version: z.string().meta({ description: "Switchboard's version." }),
+      replica: replicaIdSchema,
     })
     .meta({ id: "Readiness" }),
 );
