@@ -140,6 +140,8 @@ export function registerServerInspection(servers: Command): void {
           [
             ["Server", result.server],
             ["State", statusColor(result.state, colors)],
+            // Every replica connects the server; what follows (error, exit, stderr) is this one's.
+            ["Replica", result.replica],
             [
               "Last error",
               result.lastError ? `${result.lastError.message} (${formatTime(result.lastError.at)})` : "",
@@ -149,6 +151,22 @@ export function registerServerInspection(servers: Command): void {
           colors,
         ),
       );
+      if (result.replicas.length > 1) {
+        const { ready, of } = result.replicaSummary;
+        print(`\n${colors.bold(`Replicas (ready on ${ready} of ${of} live)`)}`);
+        print(
+          renderTable(
+            result.replicas,
+            [
+              { header: "Replica", value: (r) => (r.live ? r.id : `${r.id} (gone silent)`) },
+              { header: "State", value: (r) => r.state, style: (text) => statusColor(text, colors) },
+              { header: "Updated", value: (r) => (r.updatedAt ? formatTime(r.updatedAt) : "—") },
+              { header: "Last error", value: (r) => r.lastError ?? "" },
+            ],
+            colors,
+          ),
+        );
+      }
       if (result.stderrTail.trim())
         print(`\n${colors.bold("Stderr (tail)")}\n${result.stderrTail.trimEnd()}`);
       if (result.healthHistory.length > 0) {

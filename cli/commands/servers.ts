@@ -144,6 +144,15 @@ function describeServer(server: ServerWire, colors: Colors): Array<[string, stri
     ["Transport", server.transport],
     ["Enabled", server.enabled ? "yes" : "no"],
     ["Status", statusColor(server.status, colors)],
+    // Only where there is more than one replica to speak of (servers diagnostics lists each).
+    ...(server.replicaSummary.of > 1
+      ? [
+          ["Replicas", `ready on ${server.replicaSummary.ready} of ${server.replicaSummary.of} live`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ["Last error", server.lastError ?? ""],
     ...connection,
     [

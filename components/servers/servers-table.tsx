@@ -8,6 +8,7 @@ import { ButtonLink } from "@/components/ui/button";
 import { DataTable } from "@/components/ui/data-table";
 import { EmptyState } from "@/components/ui/empty-state";
 import { DeleteServerButton } from "./delete-server-button";
+import { ReplicaSplitBadge } from "./replica-summary";
 import { serversListQuery } from "./server-queries";
 import { ServerStatusBadge, transportLabels } from "./server-status-badge";
 import { ServerTarget } from "./server-target";
@@ -68,7 +69,14 @@ export function ServersTable({ canManage }: { canManage: boolean }) {
             {server.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}
           </td>
           <td className="px-4 py-3 align-top">
-            <ServerStatusBadge status={server.status} />
+            <div className="flex flex-wrap items-center gap-1">
+              <ServerStatusBadge status={server.status} />
+              <ReplicaSplitBadge
+                replicas={server.replicas}
+                summary={server.replicaSummary}
+                testId={`server-replicas-${server.name}`}
+              />
+            </div>
             {server.lastError ? (
               <p className="mt-1 line-clamp-2 break-words text-xs text-red-700" title={server.lastError}>
                 {server.lastError}

@@ -57,6 +57,10 @@ test("server-everything's detail page: live status, full catalog, health check a
   await expect(page.getByRole("tabpanel")).toContainText(
     "npx -y @modelcontextprotocol/server-everything stdio",
   );
+  // The one replica, named (host:port); no per-replica table or "ready on" with one replica.
+  await expect(page.getByRole("tabpanel")).toContainText(/Answered by\s*replica \S+:\d+/);
+  await expect(page.getByTestId("server-replicas")).toHaveCount(0);
+  await expect(page.getByTestId("server-replica-split")).toHaveCount(0);
 
   await page.getByRole("tab", { name: "Snapshots" }).click();
   await expect(page.getByTestId("snapshot").first()).toContainText("17");

@@ -36,6 +36,17 @@ export function DiagnosticsTab({ name }: { name: string }) {
         <Item label="State">
           <ServerStatusBadge status={data.state} />
         </Item>
+        <Item label="Answered by">
+          <span>
+            replica <code className={mono}>{data.replica}</code>
+            {data.replicaSummary.of > 1 ? (
+              <span className="text-xs text-slate-500">
+                {" "}
+                · the details below are this replica's; {data.replicaSummary.of} replicas are live
+              </span>
+            ) : null}
+          </span>
+        </Item>
         <Item label="Last error">
           {lastError ? (
             <>

@@ -1,4 +1,5 @@
 import { Time } from "@/components/ui/time";
+import type { ServerReplicaDto } from "@/lib/servers/types";
 import type { ServerDiagnosticsDto } from "../server-queries";
 
 const failureTitles: Record<string, string> = {
@@ -10,26 +11,41 @@ const failureTitles: Record<string, string> = {
 /** How a server disabled by a policy sweep is noted (lib/servers/policy-sweep.ts). */
 const POLICY_DISABLED = "Disabled: ";
 
-/** A failing server's last error, up front: the first thing an operator needs. */
+/**
+ * A failing server's last error, up front: the first thing an operator needs. With several
+ * replicas the failure may be another replica's (the server's state is the worst live one): then
+ * it names that replica and shows its error, not this replica's healthy diagnostics.
+ */
 export function FailureCallout({
   status,
   serverError,
   diagnostics,
+  replicas,
   onShowDiagnostics,
 }: {
   status: string;
   serverError: string | null;
   diagnostics: ServerDiagnosticsDto | undefined;
+  replicas: readonly ServerReplicaDto[];
   onShowDiagnostics: () => void;
 }) {
-  const lastError = diagnostics?.lastError ?? (serverError ? { message: serverError, at: undefined } : null);
+  const failing = replicas.filter((replica) => replica.live && replica.state === status);
+  const elsewhere =
+    diagnostics && failing.length > 0 && !failing.some((replica) => replica.id === diagnostics.replica)
+      ? failing
+      : undefined;
+  const elsewhereError = elsewhere?.find((replica) => replica.lastError);
+  const lastError = elsewhereError?.lastError
+    ? { message: elsewhereError.lastError, at: elsewhereError.updatedAt ?? undefined }
+    : (diagnostics?.lastError ?? (serverError ? { message: serverError, at: undefined } : null));
   if (status === "disabled" && lastError?.message.startsWith(POLICY_DISABLED)) {
     return <DisabledByPolicy message={lastError.message} at={lastError.at} />;
   }
   const title = failureTitles[status];
   if (!title || !lastError) return null;
-  const live = diagnostics?.live;
-  const exit = diagnostics?.exit;
+  // This replica's connection details describe a connection that works: not shown against another's failure.
+  const live = elsewhere ? undefined : diagnostics?.live;
+  const exit = elsewhere ? undefined : diagnostics?.exit;
 
   return (
     <div
@@ -39,6 +55,9 @@ export function FailureCallout({
     >
       <p className="flex flex-wrap items-baseline gap-x-2 font-medium">
         {title}
+        {elsewhere ? (
+          <span data-testid="failing-replicas">on {elsewhere.map((replica) => replica.id).join(", ")}</span>
+        ) : null}
         {lastError.at ? (
           <span className="text-xs font-normal text-red-700">
             · last error at <Time iso={lastError.at} />
@@ -56,13 +75,19 @@ export function FailureCallout({
             Next retry at <Time iso={live.nextRetryAt} />
           </span>
         ) : null}
-        <button
-          type="button"
-          onClick={onShowDiagnostics}
-          className="font-medium underline hover:text-red-900"
-        >
-          Open diagnostics and stderr
-        </button>
+        {elsewhere ? (
+          <span>
+            Its exit and stderr are kept by that replica; this page was answered by {diagnostics?.replica}.
+          </span>
+        ) : (
+          <button
+            type="button"
+            onClick={onShowDiagnostics}
+            className="font-medium underline hover:text-red-900"
+          >
+            Open diagnostics and stderr
+          </button>
+        )}
       </p>
     </div>
   );

@@ -30,6 +30,8 @@ export function HealthTab({ name }: { name: string }) {
     ? [...latencies].sort((a, b) => a - b)[Math.floor(latencies.length / 2)]
     : null;
   const lastProbe = data.live?.lastHealth?.probe;
+  // Each replica probes on its own: say which one did, once there is more than one in the history.
+  const showsReplica = new Set(history.map((check) => check.replica)).size > 1;
 
   // Without a successful check there is no latency to speak of: say so rather than print figures.
   const latencyNote = median === null ? "no successful checks" : `median ${formatLatency(median)}`;
@@ -42,12 +44,17 @@ export function HealthTab({ name }: { name: string }) {
       </SectionTitle>
       <LatencyChart checks={[...history].reverse()} />
       <SectionTitle>History</SectionTitle>
-      <DataTable columns={["Checked at", "Result", "Latency", "Error"]}>
+      <DataTable columns={["Checked at", ...(showsReplica ? ["Replica"] : []), "Result", "Latency", "Error"]}>
         {history.map((check) => (
-          <tr key={check.checkedAt}>
+          <tr key={`${check.checkedAt} ${check.replica}`}>
             <td className={`${cellClass} whitespace-nowrap text-slate-700`}>
               <Time iso={check.checkedAt} />
             </td>
+            {showsReplica ? (
+              <td className={`${cellClass} whitespace-nowrap font-mono text-xs text-slate-700`}>
+                {check.replica ?? "—"}
+              </td>
+            ) : null}
             <td className={cellClass}>
               {check.ok ? <Badge tone="green">ok</Badge> : <Badge tone="red">failed</Badge>}
             </td>

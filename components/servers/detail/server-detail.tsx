@@ -10,6 +10,7 @@ import { AuthorizationPanel } from "./authorization-panel";
 import { DetailTabs } from "./detail-tabs";
 import { FailureCallout } from "./failure-callout";
 import { OAuthOutcomeNotice } from "./oauth-outcome-notice";
+import { ReplicasTable } from "./replicas-table";
 import { ServerCallStats } from "./server-call-stats";
 import { ServerHeader } from "./server-header";
 import { tabParam } from "./tab-param";
@@ -27,11 +28,15 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
   if (!server) return <QueryFallback error={error} what="the server" />;
   // The pool's live state is fresher than the one stored with the server row.
   const status = diagnostics?.state ?? server.status;
+  const replicas = {
+    list: diagnostics?.replicas ?? server.replicas,
+    summary: diagnostics?.replicaSummary ?? server.replicaSummary,
+  };
   const usesOAuth = server.auth.type === "oauth";
 
   return (
     <ServerPollContext value={poll}>
-      <ServerHeader server={server} status={status} canManage={canManage} />
+      <ServerHeader server={server} status={status} replicas={replicas} canManage={canManage} />
       {error ? (
         <p role="status" className="mb-4 text-xs text-amber-800">
           Live updates paused: {error.message} Showing the last data received.
@@ -45,6 +50,7 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
         status={status}
         serverError={server.lastError}
         diagnostics={diagnostics}
+        replicas={replicas.list}
         onShowDiagnostics={() => selectTab("diagnostics")}
       />
       {usesOAuth ? (
@@ -54,6 +60,7 @@ export function ServerDetail({ name, canManage }: { name: string; canManage: boo
           connectInBanner={status === "needs-authorization"}
         />
       ) : null}
+      <ReplicasTable replicas={replicas.list} summary={replicas.summary} answeredBy={diagnostics?.replica} />
       <ServerCallStats name={name} />
       <DetailTabs name={name} tab={tab} onSelect={selectTab} />
     </ServerPollContext>

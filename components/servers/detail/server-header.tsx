@@ -1,17 +1,21 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
-import type { ServerDto } from "@/lib/servers/types";
+import type { ReplicaSummary, ServerDto, ServerReplicaDto } from "@/lib/servers/types";
+import { ReplicaSplitBadge } from "../replica-summary";
 import { ServerStatusBadge, transportLabels } from "../server-status-badge";
 import { ServerOperations } from "./server-operations";
 
 export function ServerHeader({
   server,
   status,
+  replicas,
   canManage,
 }: {
   server: ServerDto;
   status: string;
+  /** each replica's state (the diagnostics' when loaded: this replica's pool is fresher) */
+  replicas: { list: readonly ServerReplicaDto[]; summary: ReplicaSummary };
   canManage: boolean;
 }) {
   return (
@@ -28,6 +32,11 @@ export function ServerHeader({
             <span data-testid="server-status">
               <ServerStatusBadge status={status} />
             </span>
+            <ReplicaSplitBadge
+              replicas={replicas.list}
+              summary={replicas.summary}
+              testId="server-replica-split"
+            />
             <Badge tone="blue">{transportLabels[server.transport] ?? server.transport}</Badge>
           </div>
           <p className="mt-0.5 font-mono text-xs text-slate-500">{server.name}</p>
