@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`): system deps, typecheck, lint, unit, integration, build, browser tests, fault tests.
+# The whole test suite (`npm test`): system deps, typecheck, lint, unit, integration, build, browser tests, fault tests, cluster tests.
 # Stops at the first failing step with its exit code.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -35,6 +35,7 @@ step "build" npx next build
 step "e2e" npx playwright test # the browser tests (tests/e2e) and the attack reproductions (tests/security)
 step "clients" npx playwright test --config playwright.clients.config.ts # real MCP clients from npm against the gateway (tests/clients)
 step "faults" npx playwright test --config playwright.faults.config.ts # crashes, signals, database outages (tests/faults)
+step "cluster" npx playwright test --config playwright.cluster.config.ts # three replicas, HAProxy in front, rolling restarts under load (tests/cluster)
 
 echo
 echo "==> all steps passed"
