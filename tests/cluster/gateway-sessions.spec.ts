@@ -7,18 +7,13 @@ import {
   ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { expect, test } from "@playwright/test";
-import {
-  allowFixtureServers,
-  type Cluster,
-  createAgent,
-  type SwitchboardProcess,
-  startCluster,
-} from "../fixtures/cluster";
+import { type BalancedCluster, SERVED_BY_HEADER, startBalancedCluster } from "../fixtures/balancer";
+import { allowFixtureServers, type Cluster, createAgent, type SwitchboardProcess } from "../fixtures/cluster";
 
 /*
- * A stateful MCP session across replicas (issue #25, item 1). Three processes on one PostgreSQL;
- * the client's every HTTP request goes to the next process in turn — round-robin with no affinity,
- * made certain by the client's own fetch rather than left to a balancer's luck — so the session's
+ * A stateful MCP session across replicas (issue #25, item 1). Three processes on one PostgreSQL
+ * behind a real HAProxy doing round-robin with no affinity; once through it, once with the client's
+ * own fetch sending each request to the next process in turn (spread made certain), so the session's
  * initialize, its GET stream, a call with progress, a sampling request relayed from the downstream
  * server and the client's answer to it, and a resource subscription each land on a replica other
  * than the one holding the session. Each must behave as on one process. Then the holder stops:
@@ -31,12 +26,14 @@ const SERVER = "conformance";
 const root = process.cwd();
 const FIXTURE = path.join(root, "tests", "fixtures", "mcp-servers", "conformance-fixture.ts");
 
+let balanced: BalancedCluster;
 let cluster: Cluster;
 let agentKey: string;
 
 test.beforeAll(async () => {
   test.setTimeout(240_000);
-  cluster = await startCluster({ processes: 3 });
+  balanced = await startBalancedCluster({ processes: 3 });
+  cluster = balanced.cluster;
   const [first] = cluster.processes as [SwitchboardProcess];
   await allowFixtureServers(first);
   const registered = await first.api("POST", "/api/v1/servers", {
@@ -65,36 +62,51 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await cluster?.stop();
+  await balanced?.stop();
 });
 
-/** Which process each request went to, in order: the client's fetch sends each to the next one. */
-type Landing = { method: string; port: string; sessionId: string | null };
+/** Where each request of the session landed (a process's name, or HAProxy's x-served-by). */
+type Landing = { method: string; replica: string; sessionId: string | null };
 
+/** The client's fetch sends each request to the next process in turn: spread made certain. */
 function roundRobinFetch(processes: SwitchboardProcess[], landings: Landing[]): typeof fetch {
   let next = 0;
   return (input, init) => {
     const target = processes[next++ % processes.length] as SwitchboardProcess;
     const url = new URL(input instanceof Request ? input.url : String(input));
-    const moved = new URL(url.pathname + url.search, target.url);
-    const headers = new Headers(init?.headers);
     landings.push({
       method: init?.method ?? "GET",
-      port: moved.port,
-      sessionId: headers.get("mcp-session-id"),
+      replica: target.name,
+      sessionId: new Headers(init?.headers).get("mcp-session-id"),
     });
-    return fetch(moved, init);
+    return fetch(new URL(url.pathname + url.search, target.url), init);
+  };
+}
+
+/** Every request through HAProxy (round-robin, no affinity); which replica took it, from its answer. */
+function balancedFetch(landings: Landing[]): typeof fetch {
+  return async (input, init) => {
+    const res = await fetch(input, init);
+    landings.push({
+      method: init?.method ?? "GET",
+      replica: res.headers.get(SERVED_BY_HEADER) ?? "?",
+      sessionId: new Headers(init?.headers).get("mcp-session-id"),
+    });
+    return res;
   };
 }
 
 const textOf = (result: CallToolResult) =>
   result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 
-test("a session works whichever replica each of its requests lands on", async () => {
-  const landings: Landing[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL("/mcp", cluster.processes[0]?.url), {
+/**
+ * One session doing everything a session does — progress, sampling relayed both ways, a
+ * subscription's update on its GET stream, a list — with its requests sent through `route`.
+ */
+async function useSession(base: string, route: typeof fetch, landings: Landing[]): Promise<void> {
+  const transport = new StreamableHTTPClientTransport(new URL("/mcp", base), {
     requestInit: { headers: { authorization: `Bearer ${agentKey}` } },
-    fetch: roundRobinFetch(cluster.processes, landings),
+    fetch: route,
   });
   const client = new Client(
     { name: "cluster-session", version: "1.0.0" },
@@ -125,14 +137,14 @@ test("a session works whichever replica each of its requests lands on", async ()
 
     // Sampling: the downstream server's request reaches this client mid-call, and the client's
     // answer (a POST of its own, landing on yet another replica) reaches the call waiting for it.
-    for (const question of ["meaning of life?", "and of everything?"]) {
+    for (const question of ["meaning of life?", "and of everything?", "and the rest?"]) {
       const sampled = (await client.callTool({
         name: `${SERVER}__test_sampling`,
         arguments: { prompt: question },
       })) as CallToolResult;
       expect(textOf(sampled)).toBe("LLM response: forty-two");
     }
-    expect(prompts).toEqual(["meaning of life?", "and of everything?"]);
+    expect(prompts).toEqual(["meaning of life?", "and of everything?", "and the rest?"]);
 
     // A subscription: the update comes on the session's GET stream, wherever that was opened.
     await client.subscribeResource({ uri: "test://watched-resource" });
@@ -140,18 +152,35 @@ test("a session works whichever replica each of its requests lands on", async ()
 
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name)).toContain(`${SERVER}__test_sampling`);
+    // Ended by the client (DELETE), wherever that lands: its watch ends with it on the holder.
+    await transport.terminateSession();
   } finally {
     await client.close();
   }
 
   // The session's requests really were spread: every process received some of them.
-  const ports = new Set(landings.filter((l) => l.sessionId === sessionId).map((l) => l.port));
+  const mine = landings.filter((l) => l.sessionId === sessionId);
+  const replicas = new Set(mine.map((l) => l.replica));
   console.log(
-    `${landings.length} requests of one session over ${ports.size} processes: ${landings
-      .map((l) => `${l.method}→${l.port}`)
+    `${mine.length} requests of one session over ${replicas.size} replicas: ${mine
+      .map((l) => `${l.method}→${l.replica}`)
       .join(" ")}`,
   );
-  expect(ports.size).toBe(cluster.processes.length);
+  expect([...replicas].sort()).toEqual(cluster.processes.map((p) => p.name).sort());
+}
+
+test("a session works through HAProxy's round-robin, its requests landing on every replica", async () => {
+  const landings: Landing[] = [];
+  await useSession(balanced.balancer.url, balancedFetch(landings), landings);
+});
+
+test("a session works with each of its requests sent to the next replica", async () => {
+  const landings: Landing[] = [];
+  await useSession(
+    cluster.processes[0]?.url as string,
+    roundRobinFetch(cluster.processes, landings),
+    landings,
+  );
 });
 
 test("a forged hand-off is refused, and a session whose replica stopped is gone everywhere", async () => {
