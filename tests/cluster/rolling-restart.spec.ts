@@ -88,7 +88,11 @@ test.beforeAll(async () => {
   }
 });
 
+/** The load and the dashboards, stopped before the cluster even when the test failed midway. */
+const clients: Array<{ stop(): Promise<void> }> = [];
+
 test.afterAll(async () => {
+  await Promise.all(clients.map((client) => client.stop().catch(() => {})));
   await world?.stop();
 });
 
@@ -119,8 +123,8 @@ async function sendTo(target: { url: string }, via: Via, key: string, delayMs: n
   const detail = `${servedBy}: ${res.status} ${text.slice(0, 500)}`;
   if (res.status !== 200) return { kind: "broken", status: res.status, detail };
   if (via === "rest") {
-    const { call } = JSON.parse(text) as { call: { id: string; status: string; isError: boolean | null } };
-    if (call.status !== "succeeded" || call.isError) return { kind: "broken", status: 200, detail };
+    const call = parseJson<{ call?: { id: string; status: string; isError: boolean | null } }>(text)?.call;
+    if (call?.status !== "succeeded" || call.isError) return { kind: "broken", status: 200, detail };
     return { kind: "answered", servedBy, callId: call.id };
   }
   const answer = readJsonRpcAnswer<{ result?: { isError?: boolean; content: Array<{ text?: string }> } }>(
@@ -130,6 +134,14 @@ async function sendTo(target: { url: string }, via: Via, key: string, delayMs: n
     return { kind: "broken", status: 200, detail };
   return { kind: "answered", servedBy };
 }
+
+const parseJson = <T>(text: string): T | undefined => {
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+};
 
 const describeError = (error: unknown) => {
   const e = error as Error & { cause?: { code?: string; message?: string } };
@@ -222,6 +234,7 @@ function startDashboard(name: string, startAfter: number) {
       if (!stopping) reconnects++;
     }
   })();
+  done.catch(() => {}); // stop() awaits it: its failure shows there, not as an unhandled rejection
   return {
     name,
     seen,
@@ -282,6 +295,7 @@ test("SIGTERM to each replica in turn under load: every call answered and run on
     startDashboard(`dashboard ${i + 1}`, startId),
   );
   const load = startLoad();
+  clients.push(load, ...dashboards);
   const held: Array<{ key: string; answer: Send }> = [];
   const restarts: string[] = [];
   try {
@@ -295,6 +309,7 @@ test("SIGTERM to each replica in turn under load: every call answered and run on
         const sigterm = Date.now();
         const exit = proc.kill("SIGTERM");
         const outOfRotation = world.balancer.waitServerState(proc.name, "DOWN").then(() => Date.now());
+        outOfRotation.catch(() => {}); // awaited below: a failure before then must not go unhandled
         expect(await exit, `${proc.name} exits cleanly on SIGTERM`).toEqual({ code: 0, signal: null });
         const exited = Date.now();
         held.push({ key, answer: await answer });
