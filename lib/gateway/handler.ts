@@ -7,10 +7,12 @@ import { readJsonBody } from "@/lib/http/read-json";
 import { log } from "@/lib/observability/log";
 import { traceCarrierOf, traceRequest } from "@/lib/observability/traces";
 import { getDatabase } from "@/lib/runtime/process-db";
+import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import {
   isShuttingDown,
   SHUTDOWN_RETRY_AFTER_SECONDS,
   SHUTTING_DOWN_MESSAGE,
+  STARTING_MESSAGE,
 } from "@/lib/runtime/shutdown-state";
 import { authenticateGateway, type GatewayPrincipal, GatewayRefusal } from "./auth";
 import { buildGatewayServer } from "./server/server";
@@ -60,6 +62,15 @@ async function answerGatewayRequest(req: Request, options: GatewayOptions): Prom
   try {
     const { db } = await getDatabase();
     const principal = await authenticateGateway(db, req.headers);
+    const body = req.method === "POST" ? await readBody(req) : undefined;
+    // Starting: server.mjs routes /mcp here once Next.js is up, before the connection pool runs. A
+    // tool call now would be recorded and then fail; a 503 is retried elsewhere (or here, in a
+    // moment). What needs only the database (initialize, lists) is answered as usual.
+    if (!getServerRuntime() && callsATool(body)) {
+      return jsonRpcError(503, -32000, STARTING_MESSAGE, {
+        "Retry-After": String(SHUTDOWN_RETRY_AFTER_SECONDS),
+      });
+    }
     const sessionId = req.headers.get("mcp-session-id");
     const session = sessionId ? gatewaySessions.get(sessionId) : undefined;
     if (session) {
@@ -69,7 +80,7 @@ async function answerGatewayRequest(req: Request, options: GatewayOptions): Prom
         case "other-endpoint":
           return jsonRpcError(404, -32001, "Session not found at this endpoint.");
         case "yes":
-          return await session.handle(req, req.method === "POST" ? await readBody(req) : undefined);
+          return await session.handle(req, body);
       }
     }
     if (req.method !== "POST") {
@@ -79,7 +90,6 @@ async function answerGatewayRequest(req: Request, options: GatewayOptions): Prom
             Allow: "POST",
           });
     }
-    const body = await readBody(req);
     if (isInitialize(body)) {
       const opened = await gatewaySessions.open(
         db,
@@ -120,6 +130,11 @@ const readBody = (req: Request) => readJsonBody(req, MAX_BODY_BYTES);
 
 function isInitialize(body: unknown): boolean {
   return Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
+}
+
+function callsATool(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((message) => (message as { method?: unknown } | undefined)?.method === "tools/call");
 }
 
 /** A tools/call with a progress token is the one request that may have notices to stream. */

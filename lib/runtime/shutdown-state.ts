@@ -18,6 +18,10 @@ export type ShutdownPhase = "serving" | "draining" | "interrupted";
 export const SHUTTING_DOWN_MESSAGE =
   "This Switchboard process is shutting down and takes no new calls. Send the request again: another Switchboard process (or this one, once restarted) takes it.";
 
+/** Said to a caller refused because this process has not started its connection pool yet. */
+export const STARTING_MESSAGE =
+  "This Switchboard process is still starting and takes no calls yet. Send the request again: another Switchboard process, or this one in a moment, takes it.";
+
 /** How soon a refused caller may retry: by then a load balancer has usually moved on. */
 export const SHUTDOWN_RETRY_AFTER_SECONDS = 2;
 

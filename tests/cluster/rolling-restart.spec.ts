@@ -28,12 +28,10 @@ import {
  * Last-Event-ID whenever its replica stops, gets every event of the workspace once, in id order,
  * and each call's `call.succeeded` once.
  *
- * A stopped replica is started again only once HAProxy has it out of rotation (DOWN). A process
- * answers /mcp from the moment Next.js is prepared, before its connection pool runs, and a gateway
- * call taken then is recorded as failed ("The connection pool is not running in this process")
- * instead of refused with a 503 a balancer would retry: a replica restarted faster than the
- * balancer's checks notice (2 × 500 ms here; 2 × 3 s in deploy/haproxy.cfg) gets such calls. Once
- * a starting process refuses calls until it is ready, that wait can go.
+ * A stopped replica is started again once HAProxy has it out of rotation (DOWN), so each restart's
+ * figures (SIGTERM → out of rotation) are measured. This test first found that a process answered
+ * /mcp before its connection pool ran, recording such a call as failed; a starting process now
+ * refuses tool calls with a 503 the balancer retries (tests/integration/gateway/gateway.test.ts).
  */
 
 const WORKERS = 4;
@@ -314,7 +312,7 @@ test("SIGTERM to each replica in turn under load: every call answered and run on
         const exited = Date.now();
         held.push({ key, answer: await answer });
         const running = /(\d+) call\(s\) running get up to/.exec(proc.log().slice(logFrom))?.[1];
-        // Started again once the balancer has it out of rotation (see the note above).
+        // Started again once the balancer has it out of rotation (its figure, see the note above).
         const out = await outOfRotation;
         const restarted = Date.now();
         await proc.start();

@@ -14,6 +14,7 @@ import { tooLarge } from "@/lib/http/read-json";
 import { checkRequest } from "@/lib/http/request-guard";
 import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
+import { getServerRuntime } from "@/lib/runtime/server-runtime";
 import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { type BufferedRequest, readNodeBody } from "./node-request";
 
@@ -59,8 +60,9 @@ const plainToolList = z.object({
 const plainRequest = z.discriminatedUnion("method", [plainToolCall, plainToolList]);
 
 export async function answerDirectly(req: BufferedRequest, res: ServerResponse): Promise<boolean> {
-  if (req.method !== "POST" || !readEnv().mcpEnabled || isShuttingDown() || !acceptsPlainJson(req))
-    return false;
+  // Shutting down or still starting: the full handler answers the 503.
+  if (req.method !== "POST" || !readEnv().mcpEnabled || isShuttingDown() || !getServerRuntime()) return false;
+  if (!acceptsPlainJson(req)) return false;
   const declared = Number(req.headers["content-length"] ?? 0);
   if (declared > MAX_BODY_BYTES) return false;
   const protocolVersion = req.headers["mcp-protocol-version"];

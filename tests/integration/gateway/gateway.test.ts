@@ -9,6 +9,7 @@ import { decideApproval } from "@/lib/approvals/decide-approval";
 import { updateTool } from "@/lib/catalog/governed-tools";
 import { handleGatewayRequest } from "@/lib/gateway/handler";
 import { type GatewayScope, gatewayPathOf } from "@/lib/gateway/server/tools";
+import { getServerRuntime, setServerRuntime } from "@/lib/runtime/server-runtime";
 import { type CallsWorld, openCallsWorld } from "../../fixtures/calls-world";
 import { createTestApiKey, drivers } from "../../fixtures/databases";
 import { eventually } from "../../fixtures/eventually";
@@ -310,6 +311,44 @@ describe.each(drivers)("the MCP gateway (in-process, %s)", (driver) => {
     } finally {
       await session.close();
     }
+  });
+
+  it("answers 503 with Retry-After while the process is still starting, recording no call", async () => {
+    // server.mjs routes /mcp here as soon as Next.js is up, before the connection pool runs: a call
+    // then was recorded and failed ("the connection pool is not running"), where a balancer would
+    // have retried a 503 elsewhere (found by tests/cluster/rolling-restart.spec.ts).
+    const running = getServerRuntime();
+    const before = await world.handle.db.select({ n: sql<number>`count(*)::int` }).from(calls);
+    setServerRuntime(undefined);
+    try {
+      const headers = {
+        authorization: `Bearer ${world.agent.key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      };
+      const call = (id: number, meta?: Record<string, unknown>) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: {
+            name: "local-tools__echo",
+            arguments: { text: "too early" },
+            ...(meta ? { _meta: meta } : {}),
+          },
+        });
+      // The front door's plain path, and the full handler (a progress token takes that one).
+      for (const body of [call(1), call(2, { progressToken: "p" })]) {
+        const res = await fetch(`${listener.base}/mcp`, { method: "POST", headers, body });
+        expect(res.status).toBe(503);
+        expect(res.headers.get("retry-after")).toBe("2");
+        expect(await res.json()).toMatchObject({ error: { message: expect.stringContaining("starting") } });
+      }
+    } finally {
+      setServerRuntime(running ? await running : undefined);
+    }
+    const after = await world.handle.db.select({ n: sql<number>`count(*)::int` }).from(calls);
+    expect(after[0]?.n).toBe(before[0]?.n);
   });
 
   it("refuses a body over 4 MiB with 413, whether or not it declares its length", async () => {
