@@ -1,8 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
 import { replicas } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { REPLICA_STALE_SECONDS, thisReplica } from "./replica";
+import { replicaId, replicaIsLive } from "./replica";
 
 /**
  * GET /api/v1/replicas: the Switchboard processes sharing this database, as any member may see them
@@ -14,7 +13,7 @@ export type ReplicaDto = {
   id: string;
   startedAt: string;
   heartbeatAt: string;
-  /** its heartbeat is recent (REPLICA_STALE_SECONDS); a crashed one stays listed as not live for a day */
+  /** its heartbeat is recent (replicaIsLive); a crashed one stays listed as not live for a day */
   live: boolean;
 };
 
@@ -26,12 +25,12 @@ export async function listReplicas(db: Database): Promise<ReplicaList> {
       id: replicas.id,
       startedAt: replicas.startedAt,
       heartbeatAt: replicas.heartbeatAt,
-      live: sql<boolean>`${replicas.heartbeatAt} > now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`,
+      live: replicaIsLive(),
     })
     .from(replicas)
     .orderBy(replicas.startedAt, replicas.id);
   return {
-    self: thisReplica().id,
+    self: replicaId(),
     replicas: rows.map((row) => ({
       id: row.id,
       startedAt: row.startedAt.toISOString(),

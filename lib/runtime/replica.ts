@@ -1,6 +1,6 @@
 import "server-only";
 import { hostname, networkInterfaces } from "node:os";
-import { and, eq, gt, lt, notExists, sql } from "drizzle-orm";
+import { eq, lt, notExists, sql } from "drizzle-orm";
 import { gatewaySessionOwners, replicas, serverReplicaStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
@@ -22,14 +22,27 @@ const FORGET_AFTER_SECONDS = 24 * 3600;
 
 export type ReplicaIdentity = { id: string; url: string };
 
-/** SWITCHBOARD_REPLICA_ID / _URL, else derived: host name and port, and the address it listens on. */
+/** SWITCHBOARD_REPLICA_ID, else host name and port: what events, health and session records name. */
+export function replicaId(): string {
+  const { replica } = readEnv();
+  return replica.id ?? `${hostname()}:${replica.port}`;
+}
+
+/**
+ * Its id, and SWITCHBOARD_REPLICA_URL or the address it listens on (looked up from the network
+ * interfaces: only the heartbeat needs it, never a request).
+ */
 export function thisReplica(): ReplicaIdentity {
   const { replica } = readEnv();
   return {
-    id: replica.id ?? `${hostname()}:${replica.port}`,
+    id: replicaId(),
     url: (replica.url ?? `http://${urlHost(reachableAddress())}:${replica.port}`).replace(/\/$/, ""),
   };
 }
+
+/** SQL: the replica row's heartbeat is recent (REPLICA_STALE_SECONDS), so it counts as live. */
+export const replicaIsLive = () =>
+  sql<boolean>`${replicas.heartbeatAt} > now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`;
 
 /**
  * The address this process's sockets can be reached at from another machine: the bound address,
@@ -113,32 +126,7 @@ async function beat(db: Database, id: string, url: string): Promise<void> {
 export async function stopReplicaHeartbeat(db: Database): Promise<void> {
   clearInterval(heartbeat.timer);
   heartbeat.timer = undefined;
-  const { id } = thisReplica();
+  const id = replicaId();
   await db.delete(gatewaySessionOwners).where(eq(gatewaySessionOwners.replicaId, id));
   await db.delete(replicas).where(eq(replicas.id, id));
-}
-
-export type Replica = typeof replicas.$inferSelect;
-
-/** The replicas whose heartbeat is recent, oldest start first. */
-export function liveReplicas(db: Database): Promise<Replica[]> {
-  return db
-    .select()
-    .from(replicas)
-    .where(gt(replicas.heartbeatAt, sql`now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`))
-    .orderBy(replicas.startedAt);
-}
-
-/** One replica, when its heartbeat is recent. */
-export async function liveReplica(db: Database, id: string): Promise<Replica | undefined> {
-  const [row] = await db
-    .select()
-    .from(replicas)
-    .where(
-      and(
-        eq(replicas.id, id),
-        gt(replicas.heartbeatAt, sql`now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`),
-      ),
-    );
-  return row;
 }

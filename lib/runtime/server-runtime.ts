@@ -22,7 +22,7 @@ import { type ConnectionConfig, createValueResolver } from "@/lib/upstream/conne
 import { ConnectionPool, type ConnectionPoolOptions } from "@/lib/upstream/pool";
 import type { PoolEvent } from "@/lib/upstream/pool-events";
 import packageJson from "@/package.json";
-import { thisReplica } from "./replica";
+import { replicaId as currentReplicaId } from "./replica";
 
 /**
  * The live side of the server registry: owns the process's connection pool, keeps it in line
@@ -44,14 +44,14 @@ export class ServerRuntime {
   private readonly lastHealthOk = new Map<string, boolean>();
   private stopping = false;
   private unsubscribe: () => void = () => {};
-  /** thisReplica().id unless a test runs several runtimes in one process as separate replicas. */
+  /** This replica's id unless a test runs several runtimes in one process as separate replicas. */
   readonly replicaId: string;
 
   constructor(
     private readonly db: Database,
     { replicaId, ...options }: Partial<ConnectionPoolOptions> & { replicaId?: string } = {},
   ) {
-    this.replicaId = replicaId ?? thisReplica().id;
+    this.replicaId = replicaId ?? currentReplicaId();
     this.pool = new ConnectionPool({
       resolveValue: createValueResolver({ readSecret: (scope) => readSecretValue(db, scope) }),
       checkPolicy: (config) => checkConnectionPolicy(db, config),

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, eq, gt, type SQL, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { replicas, serverReplicaStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { REPLICA_STALE_SECONDS } from "@/lib/runtime/replica";
+import { replicaIsLive } from "@/lib/runtime/replica";
 import type { ConnectionState } from "@/lib/upstream/pool-events";
 import type { ReplicaStatusRow } from "./replica-state";
 
@@ -55,7 +55,6 @@ export async function readReplicaStatus(
   db: Database,
   params: { tenantId: string; serverId?: string },
 ): Promise<ReplicaStatusRead> {
-  const isLive: SQL<boolean> = sql<boolean>`${replicas.heartbeatAt} > ${staleBefore()}`;
   const [rows, live] = await Promise.all([
     db
       .select({
@@ -64,7 +63,7 @@ export async function readReplicaStatus(
         state: serverReplicaStatus.state,
         lastError: serverReplicaStatus.lastError,
         updatedAt: serverReplicaStatus.updatedAt,
-        live: isLive,
+        live: replicaIsLive(),
       })
       .from(serverReplicaStatus)
       // Inner: a replica without a row stopped (its row goes at SIGTERM) or was forgotten.
@@ -75,7 +74,7 @@ export async function readReplicaStatus(
           params.serverId ? eq(serverReplicaStatus.serverId, params.serverId) : undefined,
         ),
       ),
-    db.select({ id: replicas.id }).from(replicas).where(gt(replicas.heartbeatAt, staleBefore())),
+    db.select({ id: replicas.id }).from(replicas).where(replicaIsLive()),
   ]);
   const rowsByServer = new Map<string, ReplicaStatusRow[]>();
   for (const { serverId, ...row } of rows) {
@@ -85,5 +84,3 @@ export async function readReplicaStatus(
   }
   return { rowsByServer, liveReplicaIds: live.map((replica) => replica.id) };
 }
-
-const staleBefore = () => sql`now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`;

@@ -4,7 +4,7 @@ import { healthChecks, mcpServers, serverStatus } from "@/db/schema";
 import { listCatalogEntries, listServerTools, listSnapshots } from "@/lib/catalog/read-catalog";
 import type { Database } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { thisReplica } from "@/lib/runtime/replica";
+import { replicaId } from "@/lib/runtime/replica";
 import { getServerRuntime, requireServerRuntime } from "@/lib/runtime/server-runtime";
 import type { ConnectionState, HealthResult } from "@/lib/upstream/pool-events";
 import { parseOrThrow } from "@/lib/validation";
@@ -117,7 +117,7 @@ export async function refreshServerCatalog(db: Database, ref: ServerRef) {
 export async function getServerDiagnostics(db: Database, ref: ServerRef) {
   const row = await getServerRowOrThrow(db, ref);
   const runtime = await getServerRuntime();
-  const replica = runtime?.replicaId ?? thisReplica().id;
+  const replica = runtime?.replicaId ?? replicaId();
   const live = runtime?.pool.state(row.id) ? runtime.pool.diagnostics(row.id) : undefined;
   const [persisted] = await db.select().from(serverStatus).where(eq(serverStatus.serverId, row.id));
   const { rowsByServer, liveReplicaIds } = await readReplicaStatus(db, {

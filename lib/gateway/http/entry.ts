@@ -60,7 +60,11 @@ async function serveNodeRequest(req: IncomingMessage, res: ServerResponse): Prom
         JSON.stringify({
           jsonrpc: "2.0",
           id: null,
-          error: { code: -32001, message: "Invalid replica hand-off." },
+          error: {
+            code: -32001,
+            message:
+              "The x-switchboard-hand-off header did not verify. Only a Switchboard replica of this installation (same SWITCHBOARD_SECRET_KEY) sends it, for one request, within 30 s: send the request without it.",
+          },
         }),
       );
       return;

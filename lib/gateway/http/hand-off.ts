@@ -10,7 +10,7 @@ import { tooLarge } from "@/lib/http/read-json";
 import { CONNECTION_HEADER } from "@/lib/http/request-client";
 import { log } from "@/lib/observability/log";
 import { getDatabase } from "@/lib/runtime/process-db";
-import { thisReplica } from "@/lib/runtime/replica";
+import { replicaId } from "@/lib/runtime/replica";
 import { isShuttingDown } from "@/lib/runtime/shutdown-state";
 import { purposeKey } from "@/lib/secrets/secrets";
 import { type BufferedRequest, readNodeBody, replaceRequestHeader } from "./node-request";
@@ -117,8 +117,8 @@ export async function handOffToOwner(req: BufferedRequest, res: ServerResponse):
   } catch {
     return false; // no database: the full handler says why
   }
-  const self = thisReplica();
-  if (!owner || owner.replicaId === self.id) return false;
+  const self = replicaId();
+  if (!owner || owner.replicaId === self) return false;
 
   let body: Buffer | undefined;
   if (req.method === "POST") {
@@ -135,7 +135,7 @@ export async function handOffToOwner(req: BufferedRequest, res: ServerResponse):
     session: sessionId,
     method: req.method ?? "GET",
     path: req.url ?? "/",
-    from: self.id,
+    from: self,
     expires: Date.now() + HAND_OFF_VALID_MS,
   };
   const outcome = await forward(req, res, owner, body, signHandOff(claims));

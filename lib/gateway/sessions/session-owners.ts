@@ -1,7 +1,7 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { gatewaySessionOwners, replicas } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
-import { REPLICA_STALE_SECONDS, thisReplica } from "@/lib/runtime/replica";
+import { replicaId, replicaIsLive } from "@/lib/runtime/replica";
 
 /**
  * Which replica holds each open gateway session, in the database every replica shares, so a
@@ -16,17 +16,17 @@ export async function recordSessionOwner(
 ): Promise<void> {
   await db.insert(gatewaySessionOwners).values({
     sessionId: session.id,
-    replicaId: thisReplica().id,
+    replicaId: replicaId(),
     tenantId: session.principal.tenantId,
     principalId: session.principal.principalId,
   });
 }
 
-/** The session is gone; `replicaId` limits it to that owner's row (a stale owner found unreachable). */
-export async function forgetSessionOwner(db: Database, sessionId: string, replicaId = thisReplica().id) {
+/** The session is gone; `owner` limits it to that owner's row (a stale owner found unreachable). */
+export async function forgetSessionOwner(db: Database, sessionId: string, owner = replicaId()) {
   await db
     .delete(gatewaySessionOwners)
-    .where(and(eq(gatewaySessionOwners.sessionId, sessionId), eq(gatewaySessionOwners.replicaId, replicaId)));
+    .where(and(eq(gatewaySessionOwners.sessionId, sessionId), eq(gatewaySessionOwners.replicaId, owner)));
 }
 
 export type SessionOwner = { replicaId: string; url: string };
@@ -37,11 +37,6 @@ export async function sessionOwner(db: Database, sessionId: string): Promise<Ses
     .select({ replicaId: replicas.id, url: replicas.url })
     .from(gatewaySessionOwners)
     .innerJoin(replicas, eq(replicas.id, gatewaySessionOwners.replicaId))
-    .where(
-      and(
-        eq(gatewaySessionOwners.sessionId, sessionId),
-        gt(replicas.heartbeatAt, sql`now() - make_interval(secs => ${REPLICA_STALE_SECONDS})`),
-      ),
-    );
+    .where(and(eq(gatewaySessionOwners.sessionId, sessionId), replicaIsLive()));
   return row;
 }

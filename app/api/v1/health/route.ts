@@ -1,6 +1,6 @@
 // GET /api/v1/health — liveness: the process is up and answers (no auth; never asks the database)
 import { readEnv } from "@/lib/env";
-import { thisReplica } from "@/lib/runtime/replica";
+import { replicaId } from "@/lib/runtime/replica";
 import packageJson from "@/package.json";
 
 export const dynamic = "force-dynamic";
@@ -12,5 +12,5 @@ export const dynamic = "force-dynamic";
  */
 export function GET(): Response {
   const database = readEnv().databaseUrl ? "postgres" : "pglite";
-  return Response.json({ status: "ok", database, version: packageJson.version, replica: thisReplica().id });
+  return Response.json({ status: "ok", database, version: packageJson.version, replica: replicaId() });
 }
