@@ -14,38 +14,33 @@ const commaSeparated = z
       .filter(Boolean),
   );
 
-/** Switchboard's own configuration, read once from the process environment. */
-const envSchema = z.object({
-  DATABASE_URL: z
+/** A variable set to nothing (`X=`) is unset; a value it has must pass `schema`. */
+const setOrUnset = <T extends z.ZodType<unknown, string>>(schema: T) =>
+  z
     .string()
     .trim()
     .optional()
     .transform((v) => v || undefined)
-    .pipe(
-      z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://")
-        .optional(),
-    ),
+    .pipe(schema.optional());
+
+/** Switchboard's own configuration, read once from the process environment. */
+const envSchema = z.object({
+  DATABASE_URL: setOrUnset(
+    z.string().regex(/^postgres(ql)?:\/\//, "DATABASE_URL must start with postgres:// or postgresql://"),
+  ),
   SWITCHBOARD_DATA_DIR: z.string().trim().min(1).default(".data"),
   SWITCHBOARD_SECRET_KEY: z.string().trim().optional(),
   SWITCHBOARD_SECRET_KEY_FILE: z.string().trim().optional(),
   SWITCHBOARD_STDIO_USER: z.string().trim().min(1).default("nobody"),
   SWITCHBOARD_SEED_DEMO: z.enum(["true", "false"]).default("true"),
-  SWITCHBOARD_BOOTSTRAP_API_KEY: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(
-      z
-        .string()
-        .regex(
-          /^sb_[A-Za-z0-9_-]{17,}$/,
-          "SWITCHBOARD_BOOTSTRAP_API_KEY must look like a Switchboard key: sb_ then at least 17 letters, digits, - or _ (e.g. sb_$(openssl rand -hex 24))",
-        )
-        .optional(),
-    ),
+  SWITCHBOARD_BOOTSTRAP_API_KEY: setOrUnset(
+    z
+      .string()
+      .regex(
+        /^sb_[A-Za-z0-9_-]{17,}$/,
+        "SWITCHBOARD_BOOTSTRAP_API_KEY must look like a Switchboard key: sb_ then at least 17 letters, digits, - or _ (e.g. sb_$(openssl rand -hex 24))",
+      ),
+  ),
   SWITCHBOARD_PUBLIC_URL: z.url().optional(),
   SWITCHBOARD_ALLOWED_HOSTS: z.string().optional(),
   SWITCHBOARD_TRUSTED_PROXIES: commaSeparated.pipe(
@@ -106,39 +101,20 @@ const envSchema = z.object({
           `SWITCHBOARD_LOG_LEVEL: "${String(issue.input)}" is not a level; use one of trace, debug, info, warn, error, fatal, silent (default info)`,
       }),
     ),
-  SWITCHBOARD_LOG_FORMAT: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(z.enum(["json", "pretty"], { error: "SWITCHBOARD_LOG_FORMAT is json or pretty" }).optional()),
-  SWITCHBOARD_REPLICA_ID: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(
-      z
-        .string()
-        .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/, {
-          error:
-            "SWITCHBOARD_REPLICA_ID: letters, digits, . _ : - (at most 63, starting with a letter or digit)",
-        })
-        .optional(),
-    ),
-  SWITCHBOARD_REPLICA_URL: z
-    .string()
-    .trim()
-    .optional()
-    .transform((v) => v || undefined)
-    .pipe(
-      z
-        .url({
-          protocol: /^https?$/,
-          error: "SWITCHBOARD_REPLICA_URL is an http(s) URL other replicas reach this one at",
-        })
-        .optional(),
-    ),
+  SWITCHBOARD_LOG_FORMAT: setOrUnset(
+    z.enum(["json", "pretty"], { error: "SWITCHBOARD_LOG_FORMAT is json or pretty" }),
+  ),
+  SWITCHBOARD_REPLICA_ID: setOrUnset(
+    z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,62}$/, {
+      error: "SWITCHBOARD_REPLICA_ID: letters, digits, . _ : - (at most 63, starting with a letter or digit)",
+    }),
+  ),
+  SWITCHBOARD_REPLICA_URL: setOrUnset(
+    z.url({
+      protocol: /^https?$/,
+      error: "SWITCHBOARD_REPLICA_URL is an http(s) URL other replicas reach this one at",
+    }),
+  ),
   HOST: z.string().trim().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
 });
