@@ -1,6 +1,7 @@
 import "server-only";
 import { hostname, networkInterfaces } from "node:os";
 import { eq, lt, notExists, sql } from "drizzle-orm";
+import type { AnyPgColumn } from "drizzle-orm/pg-core";
 import { gatewaySessionOwners, replicas, serverReplicaStatus } from "@/db/schema";
 import type { Database } from "@/lib/db/client";
 import { readEnv } from "@/lib/env";
@@ -100,20 +101,10 @@ async function beat(db: Database, id: string, url: string): Promise<void> {
       .values({ id, url })
       .onConflictDoUpdate({ target: replicas.id, set: { heartbeatAt: sql`now()` } });
     const forgotten = sql`now() - make_interval(secs => ${FORGET_AFTER_SECONDS})`;
-    const gone = await db
-      .delete(replicas)
-      .where(lt(replicas.heartbeatAt, forgotten))
-      .returning({ id: replicas.id });
-    for (const replica of gone)
-      await db.delete(gatewaySessionOwners).where(eq(gatewaySessionOwners.replicaId, replica.id));
-    // Servers' states recorded by replicas that stopped (their row went at SIGTERM) or were forgotten.
-    await db
-      .delete(serverReplicaStatus)
-      .where(
-        notExists(
-          db.select({ id: replicas.id }).from(replicas).where(eq(replicas.id, serverReplicaStatus.replicaId)),
-        ),
-      );
+    await db.delete(replicas).where(lt(replicas.heartbeatAt, forgotten));
+    // What replicas without a row left: they stopped (their row went at SIGTERM) or were forgotten.
+    await db.delete(gatewaySessionOwners).where(hasNoReplicaRow(gatewaySessionOwners.replicaId));
+    await db.delete(serverReplicaStatus).where(hasNoReplicaRow(serverReplicaStatus.replicaId));
     if (heartbeat.failing) log.info(`replica ${id}: heartbeat written again`);
     heartbeat.failing = false;
   } catch (error) {
@@ -121,6 +112,9 @@ async function beat(db: Database, id: string, url: string): Promise<void> {
     heartbeat.failing = true;
   }
 }
+
+const hasNoReplicaRow = (replicaId: AnyPgColumn) =>
+  notExists(sql`(select 1 from ${replicas} where ${replicas.id} = ${replicaId})`);
 
 /** A graceful stop: the row and the sessions it owned go, so no request is handed to it any more. */
 export async function stopReplicaHeartbeat(db: Database): Promise<void> {
